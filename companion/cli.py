@@ -1,0 +1,54 @@
+"""The `companion` command line.
+
+Each part of the product registers its own subcommands from a module of its own, so that
+the command line stays one small dispatcher. Modules keep heavy imports (OpenCV, pygame,
+gpiozero) inside their command functions: `companion replay` must start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules with a `register(subparsers)` function. Missing ones are skipped.
+COMMAND_MODULES = (
+    "companion.replay",
+    "vision.commands",
+    "hardware.commands",
+    "companion.app.commands",
+    "companion.kiosk.commands",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="The Abraca Who? table companion.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and name.startswith(exc.name):
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
