@@ -1,0 +1,1 @@
+"""Card vision: camera sources, card detection and recognition, reveal tracking."""
