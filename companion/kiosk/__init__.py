@@ -1,0 +1,1 @@
+"""Kiosk mode: running unattended at a café under systemd, with history kept on disk."""
