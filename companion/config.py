@@ -1,0 +1,258 @@
+"""The table's configuration file (TOML), read so that a mistake never stops the table.
+
+    config, warnings = load_config("/etc/abraca-companion/config.toml")
+
+``load_config`` always returns a usable :class:`Config`. A missing or unreadable file, a TOML
+syntax error, an unknown setting, a value of the wrong type or out of range: each gives a
+warning, a sentence naming the setting and what is wrong with it, for the screen to show, and
+the default is used for that setting alone (the rest of the file still counts).
+
+The file's layout (see ``assets/config.example.toml``)::
+
+    language = "en"            # "en" or "ko"
+    seats = 6                  # seats in use, 2 to 6
+    [camera]                   # handed to the camera sources: kind = "picamera2" | "opencv" | ...
+    [hardware]  pins = "pins.toml", led_brightness = 0.5
+    [storage]   state_dir, log, database
+    [kiosk]     attract_after = 120     # seconds idle before the attract screen; 0 = never
+
+Relative paths are taken from the configuration file's folder. The state folder defaults to
+systemd's ``$STATE_DIRECTORY`` when the service runs under systemd, else
+``$XDG_STATE_HOME/abraca-companion`` (``~/.local/state/abraca-companion``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Config", "LANGUAGES", "MIN_SEATS", "MAX_SEATS", "default_state_dir", "load_config"]
+
+LANGUAGES = ("en", "ko")
+MIN_SEATS, MAX_SEATS = 2, 6
+DEFAULT_CAMERA: dict[str, Any] = {"kind": "picamera2"}
+# The camera sources' kinds, checked here only when vision.sources is not installed.
+CAMERA_KINDS = ("picamera2", "opencv", "folder", "synthetic")
+
+
+def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the table log and history go when the file does not say."""
+    env = os.environ if environ is None else environ
+    if env.get("STATE_DIRECTORY"):
+        # systemd may list several, separated by ':'; ours is the first.
+        return Path(env["STATE_DIRECTORY"].split(":")[0])
+    base = env.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "abraca-companion"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Config:
+    """Everything the table reads from its configuration file, with the defaults."""
+
+    language: str = "en"
+    seats: int = MAX_SEATS
+    camera: Mapping[str, Any] = field(default_factory=lambda: dict(DEFAULT_CAMERA))
+    pins: Path | None = None
+    led_brightness: float = 0.5
+    state_dir: Path = field(default_factory=default_state_dir)
+    log: Path | None = None
+    database: Path | None = None
+    attract_after: float = 120.0
+    source: Path | None = None
+
+    @property
+    def log_path(self) -> Path:
+        """The table log of the game in progress."""
+        return self.log if self.log is not None else self.state_dir / "table.jsonl"
+
+    @property
+    def database_path(self) -> Path:
+        """The history database."""
+        return self.database if self.database is not None else self.state_dir / "history.sqlite"
+
+
+# ------------------------------------------------------------------------------- checking values
+# A checker takes the raw TOML value and returns the value to use, or raises _Bad with what is
+# wrong, phrased to follow "<key> = <value>: ".
+
+
+class _Bad(Exception):
+    pass
+
+
+def _language(value: Any) -> str:
+    if isinstance(value, str) and value.strip().lower() in LANGUAGES:
+        return value.strip().lower()
+    raise _Bad(f"choose one of {', '.join(repr(x) for x in LANGUAGES)}")
+
+
+def _seats(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"give a whole number from {MIN_SEATS} to {MAX_SEATS}")
+    if not MIN_SEATS <= value <= MAX_SEATS:
+        raise _Bad(f"out of range: give a whole number from {MIN_SEATS} to {MAX_SEATS}")
+    return value
+
+
+def _fraction(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        raise _Bad("give a number from 0.0 to 1.0")
+    if not 0.0 <= value <= 1.0:
+        raise _Bad("out of range: give a number from 0.0 to 1.0")
+    return float(value)
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        raise _Bad("give a number of seconds (0 for never)")
+    if value < 0 or math.isinf(value):
+        raise _Bad("give a number of seconds from 0 up (0 for never)")
+    return float(value)
+
+
+def _path(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _Bad('give a file or folder path in quotes, e.g. "/var/lib/abraca-companion"')
+    if "\0" in value:
+        raise _Bad("a path cannot contain a NUL character")
+    return value
+
+
+def _camera(value: Any) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _Bad('expected a [camera] table, e.g. kind = "picamera2"')
+    camera = dict(value)
+    if "kind" not in camera:
+        raise _Bad('the camera needs a kind, e.g. kind = "picamera2" or kind = "opencv"')
+    try:  # the camera sources know their own settings; use their check when they are there
+        from vision.sources import SourceConfigError, check_config
+    except ImportError:
+        if camera["kind"] not in CAMERA_KINDS:
+            raise _Bad(f"camera kind {camera['kind']!r} is unknown: choose one of "
+                       f"{', '.join(CAMERA_KINDS)}") from None
+        return camera
+    try:
+        check_config(camera)
+    except SourceConfigError as exc:
+        raise _Bad(str(exc)) from None
+    return camera
+
+
+# (section or "", key) -> (Config field, checker, makes a path)
+_SETTINGS: dict[tuple[str, str], tuple[str, Callable[[Any], Any], bool]] = {
+    ("", "language"): ("language", _language, False),
+    ("", "seats"): ("seats", _seats, False),
+    ("hardware", "pins"): ("pins", _path, True),
+    ("hardware", "led_brightness"): ("led_brightness", _fraction, False),
+    ("storage", "state_dir"): ("state_dir", _path, True),
+    ("storage", "log"): ("log", _path, True),
+    ("storage", "database"): ("database", _path, True),
+    ("kiosk", "attract_after"): ("attract_after", _seconds, False),
+}
+_SECTIONS = ("camera", "hardware", "storage", "kiosk")
+
+
+def _name(section: str, key: str) -> str:
+    return f"{section}.{key}" if section else key
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ------------------------------------------------------------------------------------- loading
+
+
+def load_config(
+    path: str | os.PathLike[str] | None,
+    *,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[Config, list[str]]:
+    """The configuration in ``path`` and the warnings about it; never raises for a bad file.
+
+    ``path`` None means no file: the defaults, with no warning.
+    """
+    defaults = Config(state_dir=default_state_dir(environ))
+    if path is None:
+        return defaults, []
+    path = Path(path)
+    where = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return defaults, [f"No configuration file at {where}: starting with the default settings."]
+    except IsADirectoryError:
+        return defaults, [f"The configuration {where} is a folder, not a file: "
+                          "starting with the default settings."]
+    except OSError as exc:
+        return defaults, [f"Cannot read the configuration {where} ({exc.strerror or exc}): "
+                          "starting with the default settings."]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return defaults, [f"The configuration {where} is not UTF-8 text (byte {exc.start}): "
+                          "starting with the default settings."]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        return defaults, [f"The configuration {where} has a mistake: {exc}. "
+                          "Starting with the default settings."]
+
+    warnings: list[str] = []
+    values: dict[str, Any] = {"source": path}
+    base = path.parent
+
+    def take(section: str, key: str, value: Any) -> None:
+        attr, check, is_path = _SETTINGS[(section, key)]
+        try:
+            checked = check(value)
+        except _Bad as exc:
+            warnings.append(f"{where}: {_name(section, key)} = {_show(value)}: {exc}; "
+                            "using the default.")
+            return
+        if is_path:
+            checked = base / Path(checked).expanduser()
+        values[attr] = checked
+
+    top_keys = [k for (s, k) in _SETTINGS if not s] + list(_SECTIONS)
+    for key, value in data.items():
+        if key == "camera":
+            try:
+                values["camera"] = _camera(value)
+            except _Bad as exc:
+                warnings.append(f"{where}: camera: {exc}; using the default camera "
+                                f"({DEFAULT_CAMERA['kind']}).")
+        elif key in _SECTIONS:
+            if not isinstance(value, dict):
+                warnings.append(f"{where}: {key} = {_show(value)}: expected a [{key}] section; "
+                                "using its defaults.")
+                continue
+            known = [k for (s, k) in _SETTINGS if s == key]
+            for sub, subvalue in value.items():
+                if sub in known:
+                    take(key, sub, subvalue)
+                else:
+                    warnings.append(f"{where}: unknown setting {key}.{sub}{_suggest(sub, known)}; "
+                                    "ignored.")
+        elif ("", key) in _SETTINGS:
+            take("", key, value)
+        else:
+            hint = _suggest(key, top_keys)
+            if not hint:  # a section's setting written at the top, e.g. attract_after
+                owner = next((s for (s, k) in _SETTINGS if k == key and s), None)
+                hint = f" (it belongs in the [{owner}] section)" if owner else ""
+            warnings.append(f"{where}: unknown setting {key}{hint}; ignored.")
+
+    return replace(defaults, **values), warnings

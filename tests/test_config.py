@@ -1,0 +1,211 @@
+"""The table's configuration: a bad file of any kind gives defaults and a warning."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.config import Config, default_state_dir, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {"STATE_DIRECTORY": "/var/lib/abraca-companion"}
+
+
+def write(tmp_path: Path, text: str | bytes) -> Path:
+    path = tmp_path / "config.toml"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_example_config_loads_without_warnings():
+    config, warnings = load_config(ROOT / "assets" / "config.example.toml", environ=ENV)
+    assert warnings == []
+    assert config.language == "en"
+    assert config.seats == 6
+    assert config.camera["kind"] == "picamera2"
+    assert config.led_brightness == 0.5
+    assert config.attract_after == 120
+    assert config.log_path == Path("/var/lib/abraca-companion/table.jsonl")
+    assert config.database_path == Path("/var/lib/abraca-companion/history.sqlite")
+
+
+def test_a_full_config_is_read(tmp_path):
+    path = write(tmp_path, """
+language = "KO"
+seats = 4
+[camera]
+kind = "opencv"
+device = 0
+[hardware]
+pins = "pins.toml"
+led_brightness = 1
+[storage]
+state_dir = "/srv/table"
+database = "db/history.sqlite"
+[kiosk]
+attract_after = 0
+""")
+    config, warnings = load_config(path, environ=ENV)
+    assert warnings == []
+    assert config.language == "ko"
+    assert config.seats == 4
+    assert dict(config.camera) == {"kind": "opencv", "device": 0}
+    assert config.pins == tmp_path / "pins.toml"  # relative to the config file
+    assert config.led_brightness == 1.0
+    assert config.state_dir == Path("/srv/table")
+    assert config.log_path == Path("/srv/table/table.jsonl")
+    assert config.database_path == tmp_path / "db" / "history.sqlite"
+    assert config.attract_after == 0
+    assert config.source == path
+
+
+def test_no_path_means_defaults_and_no_warning():
+    config, warnings = load_config(None, environ=ENV)
+    assert warnings == []
+    assert config == Config(state_dir=Path("/var/lib/abraca-companion"))
+
+
+def only(warnings: list[str]) -> str:
+    assert len(warnings) == 1, warnings
+    return warnings[0]
+
+
+def test_missing_file(tmp_path):
+    config, warnings = load_config(tmp_path / "nope.toml", environ=ENV)
+    assert config == Config(state_dir=Path("/var/lib/abraca-companion"))
+    message = only(warnings)
+    assert "No configuration file" in message and "nope.toml" in message
+    assert "default settings" in message
+
+
+def test_a_folder_instead_of_a_file(tmp_path):
+    config, warnings = load_config(tmp_path, environ=ENV)
+    assert "is a folder" in only(warnings)
+    assert config.seats == 6
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their permissions")
+def test_unreadable_file(tmp_path):
+    path = write(tmp_path, "seats = 4\n")
+    path.chmod(0)
+    config, warnings = load_config(path, environ=ENV)
+    assert "Cannot read the configuration" in only(warnings)
+    assert config.seats == 6
+
+
+def test_unreadable_file_simulated(tmp_path, monkeypatch):
+    path = write(tmp_path, "seats = 4\n")
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    config, warnings = load_config(path, environ=ENV)
+    message = only(warnings)
+    assert "Cannot read the configuration" in message and "Permission denied" in message
+    assert config.seats == 6
+
+
+def test_not_utf8(tmp_path):
+    config, warnings = load_config(write(tmp_path, b'language = "\xff"\n'), environ=ENV)
+    assert "not UTF-8" in only(warnings)
+    assert config.language == "en"
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    config, warnings = load_config(write(tmp_path, 'language = "ko"\nseats = \n'), environ=ENV)
+    message = only(warnings)
+    assert "has a mistake" in message and "line 2" in message
+    assert config.language == "en"  # the whole file is unusable: all defaults
+
+
+@pytest.mark.parametrize(
+    "text, setting, words",
+    [
+        ('language = "fr"', "language = 'fr'", "choose one of 'en', 'ko'"),
+        ("language = 3", "language = 3", "choose one of"),
+        ("seats = 9", "seats = 9", "out of range"),
+        ("seats = 1", "seats = 1", "from 2 to 6"),
+        ('seats = "four"', "seats = 'four'", "whole number"),
+        ("seats = 4.5", "seats = 4.5", "whole number"),
+        ("seats = true", "seats = True", "whole number"),
+        ("[hardware]\nled_brightness = 2", "hardware.led_brightness = 2", "out of range"),
+        ("[hardware]\nled_brightness = nan", "hardware.led_brightness = nan", "0.0 to 1.0"),
+        ('[hardware]\nled_brightness = "max"', "hardware.led_brightness = 'max'", "number"),
+        ("[hardware]\npins = 7", "hardware.pins = 7", "path"),
+        ('[storage]\nstate_dir = ""', "storage.state_dir = ''", "path"),
+        ("[kiosk]\nattract_after = -5", "kiosk.attract_after = -5", "from 0 up"),
+        ("[kiosk]\nattract_after = inf", "kiosk.attract_after = inf", "from 0 up"),
+        ('[kiosk]\nattract_after = "2m"', "kiosk.attract_after = '2m'", "number of seconds"),
+    ],
+)
+def test_a_bad_value_names_the_setting_and_keeps_the_rest(tmp_path, text, setting, words):
+    # A good setting next to the bad one still counts.
+    good = "" if "[storage]" in text else "[storage]\nlog = 'game.jsonl'\n"
+    path = write(tmp_path, f"{text}\n{good}")
+    config, warnings = load_config(path, environ=ENV)
+    message = only(warnings)
+    assert setting in message, message
+    assert words in message, message
+    assert "using the default" in message
+    defaults = Config(state_dir=Path("/var/lib/abraca-companion"))
+    field = setting.split(" = ")[0].split(".")[-1]
+    assert getattr(config, field) == getattr(defaults, field)
+    if "[storage]" not in text:
+        assert config.log_path == tmp_path / "game.jsonl"
+
+
+def test_unknown_settings_are_named_with_a_suggestion(tmp_path):
+    path = write(tmp_path, """
+langauge = "ko"
+attract_after = 30
+colour = "red"
+[hardware]
+led_brigthness = 0.2
+[kiosk]
+attract = 5
+""")
+    config, warnings = load_config(path, environ=ENV)
+    assert len(warnings) == 5, warnings
+    assert "unknown setting langauge (did you mean 'language'?)" in warnings[0]
+    assert "unknown setting attract_after (it belongs in the [kiosk] section)" in warnings[1]
+    assert "unknown setting colour; ignored." in warnings[2]
+    assert "unknown setting hardware.led_brigthness (did you mean 'led_brightness'?)" in warnings[3]
+    assert "unknown setting kiosk.attract (did you mean 'attract_after'?)" in warnings[4]
+    assert config.language == "en" and config.attract_after == 120
+
+
+def test_a_section_that_is_not_a_table(tmp_path):
+    config, warnings = load_config(write(tmp_path, 'hardware = "gpio"\nseats = 3\n'), environ=ENV)
+    assert "hardware = 'gpio': expected a [hardware] section" in only(warnings)
+    assert config.seats == 3
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('camera = "pi"', "expected a [camera] table"),
+        ("[camera]\ndevice = 0", "needs a kind"),
+        ('[camera]\nkind = "telescope"', "telescope"),
+    ],
+)
+def test_a_bad_camera_falls_back_to_the_default_camera(tmp_path, text, words):
+    config, warnings = load_config(write(tmp_path, "seats = 5\n" + text + "\n"), environ=ENV)
+    message = only(warnings)
+    assert message.startswith(f"{tmp_path / 'config.toml'}: camera: ")
+    assert words in message
+    assert "using the default camera (picamera2)" in message
+    assert dict(config.camera) == {"kind": "picamera2"}
+    assert config.seats == 5
+
+
+def test_state_dir_defaults():
+    assert default_state_dir({"STATE_DIRECTORY": "/var/lib/a:/var/lib/b"}) == Path("/var/lib/a")
+    assert default_state_dir({"XDG_STATE_HOME": "/x"}) == Path("/x/abraca-companion")
+    home = Path(os.path.expanduser("~"))
+    assert default_state_dir({}) == home / ".local" / "state" / "abraca-companion"
