@@ -119,8 +119,9 @@ case "$SOURCE" in
         ;;
 esac
 if [ "$DRY_RUN" = 0 ] || [ -d "$SOURCE" ]; then
-    [ -f "$SOURCE/pyproject.toml" ] && [ -d "$SOURCE/companion" ] \
-        || die "$SOURCE does not hold the app (no pyproject.toml or companion/)"
+    if [ ! -f "$SOURCE/pyproject.toml" ] || [ ! -d "$SOURCE/companion" ]; then
+        die "$SOURCE does not hold the app (no pyproject.toml or companion/)"
+    fi
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -163,3 +164,11 @@ def test_bad_options_are_refused(args):
     result = install(*args)
     assert result.returncode != 0
     assert "install-kiosk:" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None,
+                    reason="shellcheck not installed (Debian package 'shellcheck')")
+def test_shellcheck_finds_nothing():
+    result = subprocess.run(["shellcheck", str(SCRIPT)], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0, result.stdout
