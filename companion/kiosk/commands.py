@@ -1,0 +1,137 @@
+"""Kiosk commands: `companion stats` and `companion export`.
+
+    companion stats [--db PATH] [--games] [--json]
+    companion export GAME_ID --format log|bgstats [--db PATH] [-o FILE]
+
+Without --db, the history database is the one the configuration names (--config, default
+/etc/abraca-companion/config.toml when it exists).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_CONFIG = Path("/etc/abraca-companion/config.toml")
+
+
+def register(subparsers) -> None:
+    stats = subparsers.add_parser(
+        "stats", help="players' games, wins and stones from the history of finished games")
+    _database_options(stats)
+    stats.add_argument("--games", action="store_true", help="also list the finished games")
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    stats.set_defaults(func=stats_command)
+
+    export = subparsers.add_parser(
+        "export", help="export a finished game as its table log or for BG Stats")
+    export.add_argument("game_id", metavar="GAME_ID", type=int,
+                        help="the game's number, as `companion stats --games` lists it")
+    export.add_argument("--format", choices=("log", "bgstats"), default="log",
+                        help="log: the table log (JSON Lines); bgstats: a BG Stats play (JSON)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not the screen")
+    _database_options(export)
+    export.set_defaults(func=export_command)
+
+
+def _database_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", metavar="PATH", help="the history database")
+    parser.add_argument("--config", metavar="PATH",
+                        help=f"the configuration that names the database (default {DEFAULT_CONFIG}"
+                             " if present)")
+
+
+def _database_path(args) -> Path:
+    if args.db:
+        return Path(args.db)
+    from companion.config import load_config
+
+    config_path = args.config
+    if config_path is None:
+        env_dir = os.environ.get("CONFIGURATION_DIRECTORY")
+        candidate = Path(env_dir.split(":")[0]) / "config.toml" if env_dir else DEFAULT_CONFIG
+        config_path = candidate if candidate.exists() else None
+    config, warnings = load_config(config_path)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return config.database_path
+
+
+def _open(args):
+    from companion.kiosk.history import History
+
+    path = _database_path(args)
+    if not path.exists():
+        print(f"No game history at {path} yet.", file=sys.stderr)
+        return None
+    return History.open(path)
+
+
+def stats_command(args) -> int:
+    from companion.kiosk.history import HistoryError
+
+    try:
+        history = _open(args)
+        if history is None:
+            return 1
+        with history:
+            players = history.player_stats()
+            games = history.list_games() if args.games else []
+            count = history.game_count()
+    except HistoryError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.json:
+        out = {"games": count,
+               "players": [{"name": p.name, "games": p.games, "wins": p.wins,
+                            "stones": p.stones} for p in players]}
+        if args.games:
+            out["finished"] = [{"id": g.id, "finished_at": g.finished_at.isoformat(),
+                                "rounds": g.rounds, "stones": dict(g.stones),
+                                "winners": list(g.winners)} for g in games]
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{count} finished game{'s' if count != 1 else ''}")
+    if players:
+        width = max(6, *(len(p.name) for p in players))
+        print(f"{'player':<{width}}  games  wins  stones")
+        for p in players:
+            print(f"{p.name:<{width}}  {p.games:>5}  {p.wins:>4}  {p.stones:>6}")
+    if games:
+        print()
+        print("  id  finished (UTC)     rounds  stones (winners marked *)")
+        for g in games:
+            stones = ", ".join(f"{n}{'*' if n in g.winners else ''} {s}"
+                               for n, s in g.stones.items())
+            print(f"{g.id:>4}  {g.finished_at:%Y-%m-%d %H:%M}  {g.rounds:>6}  {stones}")
+    return 0
+
+
+def export_command(args) -> int:
+    from companion.kiosk.history import HistoryError
+
+    try:
+        history = _open(args)
+        if history is None:
+            return 1
+        with history:
+            if args.format == "log":
+                text = history.export_log(args.game_id)
+            else:
+                text = json.dumps(history.export_bgstats(args.game_id), ensure_ascii=False,
+                                  indent=2) + "\n"
+    except HistoryError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,395 @@
+"""Finished games kept in SQLite, with statistics per player name and exports.
+
+    history = History.open(config.database_path)
+    game_id = history.record_game(events, state)      # when a game is over
+    history.player_stats()    # [PlayerStats(name, games, wins, stones), ...]
+    history.list_games()      # [GameSummary(...), ...], newest first
+    history.export_log(game_id)       # the game's table log, JSON Lines
+    history.export_bgstats(game_id)   # the game as a BG Stats play (a dict, for json.dumps)
+
+``events`` are the table log's events (``game`` first; ``undo`` lines may be among them) and
+``state`` is the final state as the table log format describes it (``over`` true). Recording the
+same game twice (a restart right after a game ended) stores it once.
+
+The database is in WAL mode with full synchronous writes, so a power cut loses no recorded game.
+Every storage failure (disk full, read-only or missing folder, damaged file) raises
+:class:`HistoryError`, an ``OSError`` whose message is a sentence for the screen: the game in
+progress never depends on the history.
+
+The BG Stats export follows the JSON that BG Stats accepts from other apps to create a play
+(its "push plays" format): ``sourceName``, ``sourcePlayId``, ``playDate`` (local time,
+"YYYY-MM-DD HH:MM:SS"), optional ``durationMin``, ``game`` (``name``, ``sourceGameId``,
+``highestWins``, ``noPoints``) and ``players`` (``name``, ``score``, ``winner``, ``rank``,
+``startPlayer``, ``sourcePlayerId``, ``role``). Stones are the score; the game's BoardGameGeek id
+is left out, so BG Stats matches the game by name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "GAME_NAME",
+    "SOURCE_NAME",
+    "GameSummary",
+    "History",
+    "HistoryError",
+    "PlayerStats",
+]
+
+GAME_NAME = "Abraca Who?"
+SOURCE_NAME = "Abraca Who? table companion"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          INTEGER PRIMARY KEY,
+    fingerprint TEXT NOT NULL UNIQUE,
+    started_at  TEXT,
+    finished_at TEXT NOT NULL,
+    rounds      INTEGER NOT NULL,
+    log         TEXT NOT NULL,
+    state       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat    INTEGER NOT NULL,
+    name    TEXT NOT NULL,
+    stones  INTEGER NOT NULL,
+    winner  INTEGER NOT NULL,
+    first   INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS results_by_name ON results(name);
+"""
+
+
+class HistoryError(OSError):
+    """The history could not be read or written. ``str(err)`` is a sentence for the screen.
+
+    ``reason`` is one of "full", "readonly", "open", "damaged", "io", "missing" (no such game).
+    """
+
+    def __init__(self, message: str, *, reason: str, path: Path | str | None = None):
+        super().__init__(message)
+        self.reason = reason
+        self.path = path
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player name's record over every finished game."""
+
+    name: str
+    games: int
+    wins: int
+    stones: int
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One finished game, as listed."""
+
+    id: int
+    finished_at: datetime
+    started_at: datetime | None
+    rounds: int
+    players: tuple[str, ...]
+    stones: Mapping[str, int]
+    winners: tuple[str, ...]
+
+
+def _storage_error(exc: sqlite3.Error, path: Path | str, doing: str) -> HistoryError:
+    """A sentence for the screen from what SQLite said."""
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    if code == "SQLITE_FULL" or "disk is full" in text:
+        return HistoryError(
+            f"The game history could not be {doing}: the disk is full. The game goes on; "
+            "free some space to keep the history.", reason="full", path=path)
+    if code.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        return HistoryError(
+            f"The game history could not be {doing}: {path} is read-only. The game goes on.",
+            reason="readonly", path=path)
+    if code.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        return HistoryError(
+            f"The game history could not be {doing}: {path} cannot be opened. The game goes on.",
+            reason="open", path=path)
+    if code in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in text \
+            or "malformed" in text:
+        return HistoryError(
+            f"The game history at {path} is damaged ({exc}); move it aside to start a new one. "
+            "The game goes on.", reason="damaged", path=path)
+    return HistoryError(
+        f"The game history could not be {doing} ({exc}). The game goes on.",
+        reason="io", path=path)
+
+
+def _fingerprint(events: Sequence[Mapping[str, Any]]) -> str:
+    text = "\n".join(json.dumps(e, sort_keys=True, ensure_ascii=False) for e in events)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _utc(moment: datetime | None) -> datetime:
+    if moment is None:
+        return datetime.now(UTC)
+    if moment.tzinfo is None:
+        return moment.astimezone(UTC)  # a naive time is the machine's local time
+    return moment.astimezone(UTC)
+
+
+def _check_game(events: Sequence[Mapping[str, Any]], state: Mapping[str, Any]) -> list[str]:
+    """The seat order of the finished game, or ValueError saying what is wrong."""
+    if not events or not isinstance(events[0], Mapping) or events[0].get("event") != "game":
+        raise ValueError("a game's events start with its game line (players and first player)")
+    if not isinstance(state, Mapping) or not state.get("over"):
+        raise ValueError("this game is not over: only finished games go into the history")
+    players = state.get("players")
+    if not isinstance(players, list) or not players:
+        raise ValueError("the final state lists no players")
+    names = [p.get("name") for p in players if isinstance(p, Mapping)]
+    if names != list(events[0].get("players", [])):
+        raise ValueError(f"the final state's players {names} are not the game's players "
+                         f"{events[0].get('players')}")
+    for p in players:
+        if isinstance(p.get("stones"), bool) or not isinstance(p.get("stones"), int):
+            raise ValueError(f"the final state gives {p.get('name')} no stone count")
+    for w in state.get("winners", []):
+        if w not in names:
+            raise ValueError(f"the winner {w!r} is not one of the players")
+    return names
+
+
+class History:
+    """The history database. Open with :meth:`open`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | str):
+        self._conn = conn
+        self.path = path
+
+    # ---------------------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | Path) -> History:
+        """Open (creating if needed) the history at ``path``; ":memory:" for a throwaway one."""
+        if str(path) != ":memory:":
+            path = Path(path)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise HistoryError(
+                    f"The game history cannot be kept at {path}: its folder cannot be made "
+                    f"({exc.strerror or exc}). The game goes on.", reason="open", path=path
+                ) from exc
+        try:
+            conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, path, "opened") from exc
+        history = cls(conn, path)
+        try:
+            history._setup()
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _storage_error(exc, path, "opened") from exc
+        return history
+
+    def _setup(self) -> None:
+        c = self._conn
+        c.execute("PRAGMA foreign_keys = ON")
+        if str(self.path) != ":memory:":
+            c.execute("PRAGMA journal_mode = WAL")
+        c.execute("PRAGMA synchronous = FULL")  # a recorded game survives a power cut
+        version = c.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"written by a newer version of the companion (schema {version})")
+        if version < SCHEMA_VERSION:
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        c.execute(statement)
+                c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                c.execute("COMMIT")
+            except BaseException:
+                if c.in_transaction:
+                    c.execute("ROLLBACK")
+                raise
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def journal_mode(self) -> str:
+        return self._conn.execute("PRAGMA journal_mode").fetchone()[0]
+
+    # ---------------------------------------------------------------------------- writing
+    def record_game(
+        self,
+        events: Iterable[Mapping[str, Any]],
+        state: Mapping[str, Any] | None = None,
+        *,
+        finished_at: datetime | None = None,
+        started_at: datetime | None = None,
+    ) -> int:
+        """Store a finished game; its id. The same events recorded again give the same id.
+
+        ``state`` is the final state; without it, the rules engine replays the events.
+        ValueError when the game is not finished or the state does not match the events;
+        HistoryError when it cannot be stored.
+        """
+        events = [dict(e) for e in events]
+        if state is None:
+            from companion.tablelog import load_game
+
+            state = load_game(events).state
+        names = _check_game(events, state)
+        first = events[0].get("first") or names[0]
+        winners = set(state.get("winners", []))
+        fingerprint = _fingerprint(events)
+        log = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+        finished = _utc(finished_at).isoformat(timespec="seconds")
+        started = None if started_at is None else _utc(started_at).isoformat(timespec="seconds")
+        c = self._conn
+        try:
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                row = c.execute("SELECT id FROM games WHERE fingerprint = ?",
+                                (fingerprint,)).fetchone()
+                if row is not None:
+                    c.execute("ROLLBACK")
+                    return row[0]
+                cur = c.execute(
+                    "INSERT INTO games (fingerprint, started_at, finished_at, rounds, log, state)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (fingerprint, started, finished, int(state.get("round", 1)), log,
+                     json.dumps(state, ensure_ascii=False)))
+                game_id = cur.lastrowid
+                c.executemany(
+                    "INSERT INTO results (game_id, seat, name, stones, winner, first)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game_id, seat, p["name"], p["stones"], p["name"] in winners,
+                      p["name"] == first)
+                     for seat, p in enumerate(state["players"])])
+                c.execute("COMMIT")
+            except BaseException:
+                if c.in_transaction:
+                    c.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, self.path, "saved") from exc
+        return game_id
+
+    # ---------------------------------------------------------------------------- reading
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        try:
+            return self._conn.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise _storage_error(exc, self.path, "read") from exc
+
+    def player_stats(self) -> list[PlayerStats]:
+        """Every player name: games played, games won, stones gained; most wins first."""
+        rows = self._query(
+            "SELECT name, COUNT(*), SUM(winner), SUM(stones) FROM results GROUP BY name"
+            " ORDER BY SUM(winner) DESC, COUNT(*) DESC, SUM(stones) DESC, name")
+        return [PlayerStats(name, games, wins, stones) for name, games, wins, stones in rows]
+
+    def list_games(self, *, limit: int | None = None) -> list[GameSummary]:
+        """Finished games, newest first."""
+        sql = "SELECT id, started_at, finished_at, rounds FROM games ORDER BY id DESC"
+        params: tuple = ()
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = (limit,)
+        games = self._query(sql, params)
+        out = []
+        for game_id, started, finished, rounds in games:
+            results = self._query(
+                "SELECT name, stones, winner FROM results WHERE game_id = ? ORDER BY seat",
+                (game_id,))
+            out.append(GameSummary(
+                id=game_id,
+                finished_at=datetime.fromisoformat(finished),
+                started_at=None if started is None else datetime.fromisoformat(started),
+                rounds=rounds,
+                players=tuple(r[0] for r in results),
+                stones={r[0]: r[1] for r in results},
+                winners=tuple(r[0] for r in results if r[2]),
+            ))
+        return out
+
+    def game_count(self) -> int:
+        return self._query("SELECT COUNT(*) FROM games")[0][0]
+
+    def _game(self, game_id: int) -> tuple:
+        rows = self._query(
+            "SELECT fingerprint, started_at, finished_at, rounds, log, state FROM games"
+            " WHERE id = ?", (game_id,))
+        if not rows:
+            raise HistoryError(f"There is no game {game_id} in the history.", reason="missing",
+                               path=self.path)
+        return rows[0]
+
+    def events(self, game_id: int) -> list[dict[str, Any]]:
+        """The game's events, as they were recorded."""
+        log = self._game(game_id)[4]
+        return [json.loads(line) for line in log.splitlines() if line.strip()]
+
+    def export_log(self, game_id: int) -> str:
+        """The game as its table log: JSON Lines that ``companion replay`` reads."""
+        return self._game(game_id)[4]
+
+    def export_bgstats(self, game_id: int) -> dict[str, Any]:
+        """The game as one BG Stats play (see the module's description)."""
+        fingerprint, started, finished, rounds, _log, state_text = self._game(game_id)
+        state = json.loads(state_text)
+        results = self._query(
+            "SELECT name, stones, winner, first FROM results WHERE game_id = ? ORDER BY seat",
+            (game_id,))
+        finished_local = datetime.fromisoformat(finished).astimezone()
+        play: dict[str, Any] = {
+            "sourceName": SOURCE_NAME,
+            "sourcePlayId": f"abraca-{fingerprint[:16]}",
+            "playDate": finished_local.strftime("%Y-%m-%d %H:%M:%S"),
+            "game": {
+                "name": GAME_NAME,
+                "sourceGameId": "abraca-who",
+                "highestWins": True,
+                "noPoints": False,
+            },
+            "players": [
+                {
+                    "name": name,
+                    "score": stones,
+                    "winner": bool(winner),
+                    # Competition ranking by stones: ties share a rank.
+                    "rank": 1 + sum(1 for r in results if r[1] > stones),
+                    "role": "",
+                    "startPlayer": bool(first),
+                    "sourcePlayerId": name,
+                }
+                for name, stones, winner, first in results
+            ],
+            "comments": f"{rounds} round{'s' if rounds != 1 else ''}; winners: "
+                        + ", ".join(state.get("winners", [])),
+        }
+        if started is not None:
+            minutes = (datetime.fromisoformat(finished)
+                       - datetime.fromisoformat(started)).total_seconds() / 60
+            play["durationMin"] = max(0, round(minutes))
+        return play
