@@ -49,6 +49,8 @@ def test_notify_and_watchdog(unit):
     assert one(unit, "Service", "Type") == "notify"
     assert one(unit, "Service", "NotifyAccess") == "main"
     assert int(one(unit, "Service", "WatchdogSec")) >= 10
+    # A loop the watchdog kills leaves its Python traceback in the journal.
+    assert "PYTHONFAULTHANDLER=1" in unit["Service"]["Environment"]
 
 
 def test_restarts_always_within_start_limits(unit):
