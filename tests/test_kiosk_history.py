@@ -11,28 +11,19 @@ import pytest
 
 from companion.cli import main
 from companion.kiosk.history import History, HistoryError
+from companion.simulate import play_game
+from companion.tablelog import load_game, replay_bytes, replay_file
 
 
-def finished_game(players, stones, winners, *, first=None, salt=0):
-    """Events in the table log format and a final state, written out by hand."""
-    game = {"event": "game", "players": list(players)}
-    if first:
-        game["first"] = first
-    start = first or players[0]
-    events = [game,
-              {"event": "investigate", "player": start, "card": "cook", "guess": "cook"},
-              {"event": "investigate", "player": players[1], "card": "butler",
-               "guess": ["cook", "butler"][salt % 2]},
-              {"event": "undo"},
-              {"event": "investigate", "player": players[1], "card": "butler", "guess": "ghost"}]
-    state = {
-        "round": 3, "over": True, "winners": list(winners), "deck": 12,
-        "revealed": {"ghost": 0, "vampire": 0, "living_armor": 0, "butler": 1, "cook": 1,
-                     "cleaner": 0},
-        "players": [{"name": n, "health": 5, "stones": s, "alive": True}
-                    for n, s in zip(players, stones, strict=True)],
-        "expect": None,
-    }
+def finished_game(players, seed, *, with_undo=False):
+    """A whole game played at the simulated table: its events and the engine's final state."""
+    _, events = play_game(list(players), seed)
+    events = [dict(e) for e in events]
+    if with_undo:  # a misread taken back halfway through, as the log keeps it
+        k = len(events) // 2
+        events = events[:k] + [events[k], {"event": "undo"}] + events[k:]
+    state = load_game(events).state
+    assert state["over"]
     return events, state
 
 
@@ -43,35 +34,60 @@ def history(tmp_path):
 
 
 def test_a_finished_game_is_recorded_and_listed(history, tmp_path):
-    events, state = finished_game(["Ann", "Ben", "Cat"], [7, 3, 5], ["Ann"], first="Ben")
+    events, state = finished_game(["Ann", "Ben", "Cat"], 0)  # Ben starts and wins 6-9-3
     at = datetime(2026, 11, 30, 20, 15, tzinfo=UTC)
     game_id = history.record_game(events, state, finished_at=at)
     assert history.journal_mode == "wal"
     [game] = history.list_games()
     assert game.id == game_id
     assert game.players == ("Ann", "Ben", "Cat")
-    assert dict(game.stones) == {"Ann": 7, "Ben": 3, "Cat": 5}
-    assert game.winners == ("Ann",)
-    assert game.rounds == 3
+    assert dict(game.stones) == {"Ann": 6, "Ben": 9, "Cat": 3}
+    assert game.winners == ("Ben",)
+    assert game.rounds == state["round"] == 4
     assert game.finished_at == at
     assert history.events(game_id) == events
 
 
+def test_the_engine_gives_the_final_state_when_none_is_passed(history):
+    events, state = finished_game(["Ann", "Ben", "Cat", "Dan"], 3, with_undo=True)
+    game_id = history.record_game(events)
+    [game] = history.list_games()
+    assert dict(game.stones) == {p["name"]: p["stones"] for p in state["players"]}
+    assert game.winners == tuple(state["winners"])
+    assert history.events(game_id) == events
+
+
+def test_a_game_whose_events_break_the_rules_is_refused(history):
+    events, _ = finished_game(["Ann", "Ben"], 1)
+    events.insert(1, {"event": "duel", "player": "Zed", "target": "Ann", "accepted": False})
+    with pytest.raises(ValueError):  # the engine's TableError is a ValueError
+        history.record_game(events)
+    assert history.game_count() == 0
+
+
 def test_statistics_per_player_name(history):
-    history.record_game(*finished_game(["Ann", "Ben", "Cat"], [7, 3, 5], ["Ann"]))
-    history.record_game(*finished_game(["Ben", "Ann"], [8, 2], ["Ben"]))
-    history.record_game(*finished_game(["Cat", "Ben", "Dan"], [7, 7, 0], ["Cat", "Ben"]))
-    stats = {p.name: p for p in history.player_stats()}
-    assert {n: (p.games, p.wins, p.stones) for n, p in stats.items()} == {
-        "Ann": (2, 1, 9), "Ben": (3, 2, 18), "Cat": (2, 1, 12), "Dan": (1, 0, 0)}
-    assert [p.name for p in history.player_stats()] == ["Ben", "Cat", "Ann", "Dan"]
+    games = [finished_game(["Ann", "Ben", "Cat"], 0),  # 6 9 3, Ben wins
+             finished_game(["Ben", "Ann"], 2),
+             finished_game(["Cat", "Ben", "Dan"], 4)]
+    expected: dict[str, list[int]] = {}
+    for events, state in games:
+        history.record_game(events, state)
+        for p in state["players"]:
+            row = expected.setdefault(p["name"], [0, 0, 0])
+            row[0] += 1
+            row[1] += p["name"] in state["winners"]
+            row[2] += p["stones"]
+    stats = history.player_stats()
+    assert {p.name: [p.games, p.wins, p.stones] for p in stats} == expected
+    order = sorted(expected, key=lambda n: (-expected[n][1], -expected[n][0], -expected[n][2], n))
+    assert [p.name for p in stats] == order
     assert history.game_count() == 3
     assert [g.players[0] for g in history.list_games()] == ["Cat", "Ben", "Ann"]  # newest first
     assert len(history.list_games(limit=2)) == 2
 
 
 def test_the_same_game_is_stored_once(history):
-    events, state = finished_game(["Ann", "Ben"], [7, 1], ["Ann"])
+    events, state = finished_game(["Ann", "Ben"], 1)
     first = history.record_game(events, state)
     assert history.record_game(events, state) == first
     assert history.game_count() == 1
@@ -81,7 +97,7 @@ def test_the_same_game_is_stored_once(history):
 def test_games_survive_closing_and_reopening(tmp_path):
     path = tmp_path / "history.sqlite"
     with History.open(path) as h:
-        game_id = h.record_game(*finished_game(["Ann", "Ben"], [7, 1], ["Ann"]))
+        game_id = h.record_game(*finished_game(["Ann", "Ben"], 1))
     with History.open(path) as h:
         assert [g.id for g in h.list_games()] == [game_id]
         assert h.journal_mode == "wal"
@@ -94,29 +110,35 @@ def test_games_survive_closing_and_reopening(tmp_path):
         (lambda e, s: e.pop(0), "start with its game line"),
         (lambda e, s: s["players"].pop(), "are not the game's players"),
         (lambda e, s: s["players"][0].update(stones="7"), "no stone count"),
+        (lambda e, s: s["players"].reverse(), "are not the game's players"),
         (lambda e, s: s.update(winners=["Zed"]), "'Zed' is not one of the players"),
     ],
 )
 def test_a_game_that_is_not_finished_or_inconsistent_is_refused(history, change, words):
-    events, state = finished_game(["Ann", "Ben"], [7, 1], ["Ann"])
+    events, state = finished_game(["Ann", "Ben"], 1)
     change(events, state)
     with pytest.raises(ValueError, match=words):
         history.record_game(events, state)
     assert history.game_count() == 0
 
 
-def test_export_as_table_log(history):
-    events, state = finished_game(["Ann", "Ben", "Cat"], [7, 3, 5], ["Ann"])
+def test_export_as_table_log_replays_to_the_same_game(history, tmp_path):
+    events, state = finished_game(["Ann", "Ben", "Cat"], 5, with_undo=True)
     game_id = history.record_game(events, state)
     text = history.export_log(game_id)
     assert text.endswith("\n")
     assert [json.loads(line) for line in text.splitlines()] == events
     assert {"event": "undo"} in [json.loads(line) for line in text.splitlines()]
+    log = tmp_path / "exported.jsonl"
+    log.write_text(text, encoding="utf-8")
+    replay = replay_file(log)
+    assert replay.error is None
+    assert replay.game.state == state
 
 
 def test_export_for_bg_stats(history):
-    events, state = finished_game(["Ann", "Ben", "Cat", "Dan"], [7, 3, 7, 5], ["Ann", "Cat"],
-                                  first="Ben")
+    # Seed 3: Ben starts; stones Ann 3, Ben 7, Cat 2, Dan 2; Ben wins.
+    events, state = finished_game(["Ann", "Ben", "Cat", "Dan"], 3)
     end = datetime(2026, 11, 30, 21, 0, tzinfo=UTC)
     game_id = history.record_game(events, state, finished_at=end,
                                   started_at=end - timedelta(minutes=25, seconds=40))
@@ -129,15 +151,15 @@ def test_export_for_bg_stats(history):
     assert play["durationMin"] == 26
     assert [(p["name"], p["score"], p["winner"], p["rank"], p["startPlayer"])
             for p in play["players"]] == [
-        ("Ann", 7, True, 1, False),
-        ("Ben", 3, False, 4, True),
-        ("Cat", 7, True, 1, False),
-        ("Dan", 5, False, 3, False),
+        ("Ann", 3, False, 2, False),
+        ("Ben", 7, True, 1, True),
+        ("Cat", 2, False, 3, False),  # a tie shares the rank
+        ("Dan", 2, False, 3, False),
     ]
-    assert "3 rounds" in play["comments"] and "Ann, Cat" in play["comments"]
+    assert f"{state['round']} rounds" in play["comments"] and "Ben" in play["comments"]
     # The same play exported twice keeps its id (BG Stats recognises it); another play differs.
     assert history.export_bgstats(game_id)["sourcePlayId"] == play["sourcePlayId"]
-    other = history.record_game(*finished_game(["Ann", "Ben"], [7, 1], ["Ann"]))
+    other = history.record_game(*finished_game(["Ann", "Ben"], 1))
     assert history.export_bgstats(other)["sourcePlayId"] != play["sourcePlayId"]
     assert "durationMin" not in history.export_bgstats(other)
 
@@ -152,14 +174,12 @@ def test_unknown_game(history):
 
 
 def test_disk_full_is_an_error_for_the_screen_and_keeps_what_was_saved(history):
-    history.record_game(*finished_game(["Ann", "Ben"], [7, 1], ["Ann"]))
+    history.record_game(*finished_game(["Ann", "Ben"], 1))
     # Cap the database at its current size: the next write finds the "disk" full.
     pages = history._conn.execute("PRAGMA page_count").fetchone()[0]
     history._conn.execute(f"PRAGMA max_page_count = {pages}")
-    big = [{"event": "game", "players": ["Ann", "Ben"]}] + [
-        {"event": "investigate", "player": "Ann", "card": "cook", "guess": "cook", "n": i,
-         "pad": "x" * 200} for i in range(200)]
-    _, state = finished_game(["Ann", "Ben"], [1, 7], ["Ben"])
+    big, state = finished_game(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"], 7)
+    big = [dict(e, note="x" * 300) if i else e for i, e in enumerate(big)]
     with pytest.raises(HistoryError) as err:
         history.record_game(big, state)
     assert err.value.reason == "full"
@@ -204,7 +224,7 @@ class FailingConnection:
 def test_write_failures_become_clear_errors(history, error, reason, words):
     history._conn = FailingConnection(history._conn, error)
     with pytest.raises(HistoryError) as err:
-        history.record_game(*finished_game(["Ann", "Ben"], [7, 1], ["Ann"]))
+        history.record_game(*finished_game(["Ann", "Ben"], 1))
     assert err.value.reason == reason
     assert words in str(err.value)
 
@@ -255,9 +275,9 @@ def test_a_database_from_a_newer_version(tmp_path):
 def db(tmp_path):
     path = tmp_path / "history.sqlite"
     with History.open(path) as h:
-        h.record_game(*finished_game(["Ann", "Ben", "민지"], [7, 3, 5], ["Ann"]),
+        h.record_game(*finished_game(["Ann", "Ben", "민지"], 0),  # 6 9 3, Ben wins
                       finished_at=datetime(2026, 11, 30, 20, 15, tzinfo=UTC))
-        h.record_game(*finished_game(["Ben", "Ann"], [8, 2], ["Ben"]))
+        h.record_game(*finished_game(["Ben", "Ann"], 0))  # 1 8, Ann wins
     return path
 
 
@@ -267,23 +287,24 @@ def test_stats_command(db, capsys):
     assert "2 finished games" in out
     lines = out.splitlines()
     assert lines[1].split() == ["player", "games", "wins", "stones"]
-    assert lines[2].split() == ["Ben", "2", "1", "11"]
-    assert lines[3].split() == ["Ann", "2", "1", "9"]
-    assert lines[4].split() == ["민지", "1", "0", "5"]
-    assert "2026-11-30 20:15" in out and "Ann* 7" in out
+    assert lines[2].split() == ["Ann", "2", "1", "14"]
+    assert lines[3].split() == ["Ben", "2", "1", "10"]
+    assert lines[4].split() == ["민지", "1", "0", "3"]
+    assert "2026-11-30 20:15" in out and "Ben* 9" in out
 
 
 def test_stats_command_json(db, capsys):
     assert main(["stats", "--db", str(db), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2
-    assert out["players"][0] == {"name": "Ben", "games": 2, "wins": 1, "stones": 11}
+    assert out["players"][0] == {"name": "Ann", "games": 2, "wins": 1, "stones": 14}
 
 
 def test_export_command(db, tmp_path, capsys):
     assert main(["export", "1", "--db", str(db), "--format", "log"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert json.loads(lines[0]) == {"event": "game", "players": ["Ann", "Ben", "민지"]}
+    assert json.loads(lines[0])["players"] == ["Ann", "Ben", "민지"]
+    assert replay_bytes("\n".join(lines).encode()).game.over
     target = tmp_path / "play.json"
     assert main(["export", "2", "--db", str(db), "--format", "bgstats", "-o", str(target)]) == 0
     play = json.loads(target.read_text(encoding="utf-8"))

@@ -250,7 +250,8 @@ class History:
         """Store a finished game; its id. The same events recorded again give the same id.
 
         ``state`` is the final state; without it, the rules engine replays the events.
-        ValueError when the game is not finished or the state does not match the events;
+        ValueError when the game is not finished, its events break the rules (TableError) or the
+        state does not match the events;
         HistoryError when it cannot be stored.
         """
         events = [dict(e) for e in events]
