@@ -1,0 +1,321 @@
+"""The game at the table, kept on disk: nothing lost, whatever happens to the power.
+
+    session = TableSession.open(config.log_path, history=history)   # resumes any game in the log
+    for message in session.messages: show(message)                  # e.g. a torn last line dropped
+    notes = session.push(event)      # on disk (fsync) before it returns; TableError if refused
+    session.undo()
+    session.new_game({"event": "game", "players": [...]})           # clears the table
+
+- Each accepted event is written to the table log and forced to disk *before* the game changes,
+  so whatever the screen shows is on disk. A refused event (``TableError``) writes nothing.
+- Opening the log replays it: after a crash, ``kill -9`` or a power cut, the game resumes where
+  it was. A last line cut short is dropped with a message; a bad line in the middle (a damaged
+  card) keeps the game up to that line, and the damaged file is kept aside.
+- When the disk cannot be written (full, unplugged), play goes on in memory with a warning
+  (:attr:`unsaved`); each later event tries again, rewriting the whole log in one atomic step,
+  and :meth:`retry_save` does the same on demand.
+- A finished game goes into the history (a :class:`~companion.kiosk.history.History`) at once and
+  again at the next start if that failed; it stays on the table until :meth:`new_game`.
+- :meth:`new_game` moves the previous log into ``games/`` beside it (never deleted) and starts a
+  new one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Game
+from companion.errors import TableError
+from companion.kiosk.history import History, HistoryError
+from companion.tablelog import TableLog, encode, replay_file
+
+log = logging.getLogger(__name__)
+
+__all__ = ["TableSession"]
+
+UNDO = {"event": "undo"}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TableSession:
+    """One table's game and its log. Make it with :meth:`open`."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        history: History | None = None,
+        fsync: bool = True,
+        clock: Callable[[], datetime] = _now,
+    ):
+        self.path = Path(path)
+        self.history = history
+        self.fsync = fsync
+        self.clock = clock
+        self.game = Game()
+        self.messages: list[str] = []
+        self.recorded: int | None = None  # the history's id of the finished game
+        self.unsaved = False  # some events are only in memory
+        self._lines: list[Mapping[str, Any]] = []  # the log's lines, undo lines included
+        self._log: TableLog | None = None
+        self._started_at: datetime | None = None
+
+    # ------------------------------------------------------------------------------- opening
+    @classmethod
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        history: History | None = None,
+        fsync: bool = True,
+        clock: Callable[[], datetime] = _now,
+    ) -> TableSession:
+        """Resume the game in the log at ``path`` (if any). Never raises for a bad log:
+        :attr:`messages` says what was found."""
+        session = cls(Path(path), history=history, fsync=fsync, clock=clock)
+        session._resume()
+        return session
+
+    def _say(self, message: str) -> None:
+        log.warning("%s", message)
+        self.messages.append(message)
+
+    def _resume(self) -> None:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            return
+        replay = replay_file(self.path, torn_tail_ok=True)
+        for problem in replay.problems:
+            self._say(f"The table log's {problem}.")
+        if replay.error is not None and replay.error.line == 0:  # unreadable file
+            self._say(f"The game in progress could not be read ({replay.error.message}); "
+                      "the table starts empty.")
+            self._set_aside("unreadable")
+            return
+        if replay.error is not None and not replay.game.started:
+            self._say(f"The table log holds no game ({replay.error.message}); "
+                      "the table starts empty.")
+            self._set_aside("damaged")
+            return
+        self.game = replay.game
+        if replay.error is not None:
+            try:
+                self._lines = self._read_lines(upto=replay.error.line)
+            except OSError:
+                self._lines = list(self.game.events)
+            kept = self._set_aside("damaged")
+            self._say(f"The table log has a bad line {replay.error.line} "
+                      f"({replay.error.message}): the game resumes from just before it"
+                      + (f"; the original is kept as {kept.name}." if kept else "."))
+            self._rewrite()
+        else:
+            try:
+                self._log = TableLog(self.path, fsync=self.fsync)  # cuts a torn tail off
+            except OSError as exc:
+                self._lost_disk(exc)
+            try:
+                self._lines = self._read_lines()
+            except OSError:
+                self._lines = list(self.game.events)
+        if self.game.over:
+            self._record()
+
+    def _read_lines(self, *, upto: int | None = None) -> list[Mapping[str, Any]]:
+        """The log's lines as written (undo lines included), before line ``upto`` if given."""
+        lines = []
+        for number, raw in enumerate(self.path.read_bytes().split(b"\n"), 1):
+            if upto is not None and number >= upto:
+                break
+            if raw.strip():
+                try:
+                    lines.append(json.loads(raw))
+                except ValueError:  # a torn last line, already reported
+                    break
+        return lines
+
+    def _set_aside(self, why: str) -> Path | None:
+        stamp = self.clock().strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.stem}.{why}-{stamp}{self.path.suffix}")
+        try:
+            os.replace(self.path, target)
+        except OSError as exc:
+            self._say(f"The damaged table log could not be kept aside ({exc.strerror or exc}).")
+            return None
+        return target
+
+    # ------------------------------------------------------------------------------- playing
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.game.state
+
+    def push(self, event: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Apply one event, on disk first. TableError (nothing written) when it is refused.
+
+        An ``undo`` event is the same as :meth:`undo`. A ``game`` event is refused once a game
+        has started: use :meth:`new_game`.
+        """
+        event = dict(event)
+        self.game.check(event)
+        if event.get("event") == "game":
+            self._started_at = self.clock()
+        self._write(event)
+        notes = self.game.push(event)
+        if self.game.over:
+            self._record()
+        return notes
+
+    def undo(self) -> list[dict[str, Any]]:
+        """Take back the most recent event (TableError when there is nothing to take back)."""
+        return self.push(UNDO)
+
+    def new_game(self, start: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Clear the table and start the game ``start`` (a ``game`` event) in a new log.
+
+        The previous log, finished or not, moves to ``games/`` beside the log.
+        TableError (and the table unchanged) when ``start`` is not a valid game event.
+        """
+        start = dict(start)
+        if start.get("event") != "game":
+            raise TableError("a new game starts with a game line (the players, clockwise)")
+        fresh = Game()
+        fresh.check(start)
+        if self.game.over and self.recorded is None:
+            self._record()  # a last try before the table is cleared
+        self._archive()
+        self.game = fresh
+        self._lines = []
+        self.recorded = None
+        self.unsaved = False
+        self._started_at = self.clock()
+        self._write(start)
+        return self.game.push(start)
+
+    def _archive(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if not self.path.exists():
+            return
+        if self.path.stat().st_size == 0:
+            self.path.unlink()
+            return
+        folder = self.path.parent / "games"
+        stamp = self.clock().strftime("%Y%m%d-%H%M%S")
+        kind = "finished" if self.game.over else "unfinished"
+        target = folder / f"{stamp}-{kind}{self.path.suffix}"
+        n = 1
+        while target.exists():
+            n += 1
+            target = folder / f"{stamp}-{kind}-{n}{self.path.suffix}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            os.replace(self.path, target)
+        except OSError as exc:
+            # Never lose it: leave it in place under another name if the folder cannot be made.
+            self._say(f"The last game's log could not be moved to {folder} "
+                      f"({exc.strerror or exc}).")
+            try:
+                os.replace(self.path, self.path.with_name(f"{self.path.stem}.{stamp}"
+                                                          f"{self.path.suffix}"))
+            except OSError:
+                pass
+
+    # ------------------------------------------------------------------------------- saving
+    def _write(self, event: Mapping[str, Any]) -> None:
+        self._lines.append(event)
+        if self.unsaved:
+            self.retry_save()
+            return
+        try:
+            if self._log is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._log = TableLog(self.path, fsync=self.fsync)
+            self._log.append(event)
+        except OSError as exc:
+            self._lost_disk(exc)
+
+    def _lost_disk(self, exc: OSError) -> None:
+        if self._log is not None:
+            try:
+                self._log.close()
+            except OSError:
+                pass
+            self._log = None
+        if not self.unsaved:
+            self.unsaved = True
+            self._say(f"The game cannot be saved ({exc.strerror or exc}): play goes on, but a "
+                      "power cut now would lose the last moves. Free some space or check the "
+                      "card.")
+
+    def retry_save(self) -> bool:
+        """Try to put every event on disk again; True when the log is complete."""
+        if not self.unsaved:
+            return True
+        if self._rewrite():
+            self.unsaved = False
+            self._say("The game is saved again.")
+            return True
+        return False
+
+    def _rewrite(self) -> bool:
+        """Write the whole log to a new file and put it in place in one step."""
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as f:
+                for line in self._lines:
+                    f.write(encode(line))
+                f.flush()
+                if self.fsync:
+                    os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+            if self.fsync:
+                fd = os.open(self.path.parent, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            self._log = TableLog(self.path, fsync=self.fsync)
+        except OSError as exc:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+            self._lost_disk(exc)
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------- history
+    def _record(self) -> None:
+        if self.history is None or self.recorded is not None:
+            return
+        try:
+            self.recorded = self.history.record_game(
+                self._lines, self.game.state, finished_at=self.clock(),
+                started_at=self._started_at)
+        except HistoryError as exc:
+            self._say(str(exc))
+        except ValueError as exc:  # cannot happen for a game the engine finished; say so
+            self._say(f"The finished game could not go into the history: {exc}.")
+
+    def close(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def __enter__(self) -> TableSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

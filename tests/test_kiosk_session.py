@@ -1,0 +1,263 @@
+"""The table's game on disk: each event saved before it shows, resumed after any stop."""
+
+from __future__ import annotations
+
+import errno
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+import companion.kiosk.session as session_module
+from companion.errors import TableError
+from companion.kiosk.history import History, HistoryError
+from companion.kiosk.session import TableSession
+from companion.simulate import play_game
+from companion.tablelog import TableLog, replay_file
+
+
+def planned(players=("Ann", "Ben", "Cat"), seed=0):
+    """The events of a whole game at the simulated table."""
+    return [dict(e) for e in play_game(list(players), seed)[1]]
+
+
+def lines(path):
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+@pytest.fixture
+def log_path(tmp_path):
+    return tmp_path / "state" / "table.jsonl"
+
+
+def test_each_event_is_on_disk_when_push_returns(log_path):
+    events = planned()
+    session = TableSession.open(log_path)
+    assert session.messages == [] and not session.game.started
+    for n, event in enumerate(events[:10], 1):
+        session.push(event)
+        assert lines(log_path) == events[:n]
+    assert session.state == replay_file(log_path).game.state
+
+
+def test_a_refused_event_writes_nothing(log_path):
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:5]:
+        session.push(event)
+    before = (log_path.read_bytes(), session.state)
+    with pytest.raises(TableError):
+        session.push({"event": "duel", "player": "Zed", "target": "Ann", "accepted": False})
+    with pytest.raises(TableError):
+        session.push({"event": "game", "players": ["Dan", "Eve"]})
+    assert (log_path.read_bytes(), session.state) == before
+
+
+def test_undo_is_logged_and_takes_back(log_path):
+    events = planned()
+    session = TableSession.open(log_path)
+    with pytest.raises(TableError):
+        session.undo()  # no game yet
+    for event in events[:4]:
+        session.push(event)
+    after3 = replay_file_state(events[:3])
+    session.undo()
+    assert session.state == after3
+    assert lines(log_path)[-1] == {"event": "undo"}
+    assert replay_file(log_path).game.state == after3
+
+
+def replay_file_state(events):
+    from companion.tablelog import load_game
+
+    return load_game(events).state
+
+
+def test_the_game_resumes_after_a_crash(log_path):
+    events = planned()
+    first = TableSession.open(log_path)
+    for event in events[:12]:
+        first.push(event)
+    first.undo()
+    first.push(events[11])
+    # The process dies here: nothing is closed.
+    second = TableSession.open(log_path)
+    assert second.messages == []
+    assert second.state == first.state
+    for event in events[12:]:
+        second.push(event)
+    assert second.game.over
+    replay = replay_file(log_path)
+    assert replay.error is None and replay.game.state == second.state
+
+
+def test_a_torn_last_line_is_dropped_with_a_message(log_path):
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:8]:
+        session.push(event)
+    session.close()
+    with open(log_path, "ab") as f:
+        f.write(b'{"event":"investigate","player":"A')  # the power went mid-line
+    resumed = TableSession.open(log_path)
+    assert len(resumed.messages) == 1
+    assert "cut short" in resumed.messages[0] and "dropped" in resumed.messages[0]
+    assert resumed.state == replay_file_state(events[:8])
+    for event in events[8:]:
+        resumed.push(event)
+    assert resumed.game.over
+    assert lines(log_path) == events
+
+
+def test_a_damaged_line_in_the_middle_keeps_the_game_before_it(log_path, tmp_path):
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:10]:
+        session.push(event)
+    session.close()
+    text = log_path.read_text().splitlines()
+    text[6] = "\x00\x00garbage"
+    log_path.write_text("\n".join(text) + "\n")
+    original = log_path.read_bytes()
+    resumed = TableSession.open(log_path)
+    [message] = resumed.messages
+    assert "bad line 7" in message and "resumes from just before it" in message
+    assert resumed.state == replay_file_state(events[:6])
+    kept = [p for p in log_path.parent.iterdir() if ".damaged-" in p.name]
+    assert len(kept) == 1 and kept[0].read_bytes() == original
+    assert lines(log_path) == events[:6]
+    resumed.push(events[6])
+    assert lines(log_path) == events[:7]
+
+
+@pytest.mark.parametrize("content", [b"not a log at all\n", b'{"event":"undo"}\n'])
+def test_a_log_without_a_game_starts_an_empty_table(log_path, content):
+    log_path.parent.mkdir(parents=True)
+    log_path.write_bytes(content)
+    session = TableSession.open(log_path)
+    [message] = session.messages
+    assert "holds no game" in message and "starts empty" in message
+    assert not session.game.started
+    assert not log_path.exists()  # kept aside
+    session.new_game(planned()[0])
+    assert len(lines(log_path)) == 1
+
+
+def test_an_empty_log_is_an_empty_table(log_path):
+    log_path.parent.mkdir(parents=True)
+    log_path.write_bytes(b"")
+    session = TableSession.open(log_path)
+    assert session.messages == [] and not session.game.started
+
+
+def test_a_finished_game_goes_into_the_history_once(log_path, tmp_path):
+    events = planned()
+    with History.open(tmp_path / "history.sqlite") as history:
+        session = TableSession.open(log_path, history=history)
+        for event in events:
+            session.push(event)
+        assert session.game.over
+        assert session.recorded == 1
+        assert history.events(1) == events
+        # A restart right after the end: the game shows again, and is not counted twice.
+        again = TableSession.open(log_path, history=history)
+        assert again.game.over and again.recorded == 1
+        assert history.game_count() == 1
+
+
+def test_the_history_failing_never_stops_the_game(log_path, tmp_path):
+    events = planned()
+
+    class BrokenHistory:
+        calls = 0
+
+        def record_game(self, *args, **kwargs):
+            BrokenHistory.calls += 1
+            raise HistoryError("The game history could not be saved: the disk is full. "
+                               "The game goes on.", reason="full")
+
+    session = TableSession.open(log_path, history=BrokenHistory())
+    for event in events:
+        session.push(event)
+    assert session.game.over and session.recorded is None
+    assert any("disk is full" in m for m in session.messages)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    assert BrokenHistory.calls == 2  # tried again before clearing the table
+    archived = list((log_path.parent / "games").iterdir())
+    assert [lines(p) for p in archived] == [events]  # the game itself is kept
+
+
+def test_a_new_game_clears_the_table_and_keeps_the_old_logs(log_path):
+    clock = iter(datetime(2026, 11, 30, 20, m, tzinfo=UTC) for m in range(60))
+    session = TableSession.open(log_path, clock=lambda: next(clock))
+    events = planned()
+    for event in events:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    assert session.state["players"][0]["name"] == "Dan" and session.state["round"] == 1
+    assert lines(log_path) == [{"event": "game", "players": ["Dan", "Eve"]}]
+    session.push({"event": "investigate", "player": "Dan", "card": "cook", "guess": "cook"})
+    session.new_game({"event": "game", "players": ["Fay", "Gus", "Hal"]})
+    archive = sorted((log_path.parent / "games").iterdir())
+    assert [p.name.split("-", 2)[-1] for p in archive] == ["finished.jsonl", "unfinished.jsonl"]
+    assert lines(archive[0]) == events
+    assert len(lines(archive[1])) == 2
+
+
+def test_a_bad_new_game_changes_nothing(log_path):
+    session = TableSession.open(log_path)
+    events = planned()
+    for event in events[:5]:
+        session.push(event)
+    before = (log_path.read_bytes(), session.state)
+    for bad in ({"event": "game", "players": ["Solo"]},
+                {"event": "investigate", "player": "Ann", "card": "cook", "guess": "cook"}):
+        with pytest.raises(TableError):
+            session.new_game(bad)
+    assert (log_path.read_bytes(), session.state) == before
+    assert not (log_path.parent / "games").exists()
+
+
+def test_disk_full_keeps_playing_and_saves_again_when_there_is_room(log_path, monkeypatch):
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:5]:
+        session.push(event)
+    full = OSError(errno.ENOSPC, "No space left on device")
+    real_append, real_open = TableLog.append, open
+    broken = [True]
+
+    def append(self, event):
+        if broken[0]:
+            self._file.write(b'{"event":"inv')  # half a line reached the disk
+            self._file.flush()
+            raise full
+        return real_append(self, event)
+
+    def opener(path, mode="r", *args, **kwargs):
+        if broken[0] and "w" in mode:
+            raise full
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(TableLog, "append", append)
+    monkeypatch.setattr(session_module, "open", opener, raising=False)
+    session.push(events[5])
+    assert session.unsaved
+    assert session.state == replay_file_state(events[:6])  # play goes on
+    [warning] = session.messages
+    assert "cannot be saved" in warning and "No space left" in warning
+    session.push(events[6])
+    session.undo()
+    session.push(events[6])
+    assert len(session.messages) == 1  # warned once, not at every move
+    assert not session.retry_save()
+
+    broken[0] = False  # room again
+    session.push(events[7])
+    assert not session.unsaved
+    assert session.messages[-1] == "The game is saved again."
+    expected = events[:7] + [{"event": "undo"}, events[6], events[7]]
+    assert lines(log_path) == expected
+    assert replay_file(log_path).game.state == session.state
+    session.push(events[8])
+    assert lines(log_path) == expected + [events[8]]
