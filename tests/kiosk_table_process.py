@@ -14,7 +14,7 @@ from companion.simulate import play_game
 def main(log: str, db: str, seed: str) -> int:
     plan = [dict(e) for e in play_game(["Ann", "Ben", "Cat", "Dan"], int(seed))[1]]
     with History.open(db) as history, TableSession.open(log, history=history) as session:
-        done = len(session._lines)
+        done = len(session.logged)
         print(f"resumed {done}", *session.messages, sep="\n", flush=True)
         for n, event in enumerate(plan[done:], done + 1):
             session.push(event)

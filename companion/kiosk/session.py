@@ -156,6 +156,11 @@ class TableSession:
     def state(self) -> dict[str, Any]:
         return self.game.state
 
+    @property
+    def logged(self) -> tuple[Mapping[str, Any], ...]:
+        """The game's log lines, undo lines included (what the file holds, or will)."""
+        return tuple(self._lines)
+
     def push(self, event: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Apply one event, on disk first. TableError (nothing written) when it is refused.
 
