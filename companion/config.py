@@ -32,7 +32,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Config", "LANGUAGES", "MIN_SEATS", "MAX_SEATS", "default_state_dir", "load_config"]
+__all__ = [
+    "Config",
+    "LANGUAGES",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "check_value",
+    "default_state_dir",
+    "load_config",
+]
 
 LANGUAGES = ("en", "ko")
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -170,6 +178,20 @@ def _suggest(word: str, choices: list[str]) -> str:
 def _show(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_value(name: str, value: Any) -> Any:
+    """The value to use for setting ``name`` ("seats", "hardware.led_brightness", ...), or
+    ValueError with a sentence naming the setting and what is wrong."""
+    section, _, key = name.rpartition(".")
+    try:
+        _attr, check, _is_path = _SETTINGS[(section, key)]
+    except KeyError:
+        raise ValueError(f"unknown setting {name}") from None
+    try:
+        return check(value)
+    except _Bad as exc:
+        raise ValueError(f"{name} = {_show(value)}: {exc}") from None
 
 
 # ------------------------------------------------------------------------------------- loading
