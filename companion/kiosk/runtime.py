@@ -1,0 +1,156 @@
+"""Kiosk mode around the table app's main loop, in one object.
+
+    kiosk = Kiosk.start(args.config)          # config + operator settings, history, the game
+    show(kiosk.take_messages())               # bad config, torn log line, history unavailable...
+    kiosk.ready()                             # tell systemd the table is up
+    while running:
+        item = inputs.get(timeout=0.05)
+        ...  kiosk.session.push(event)  /  kiosk.session.undo()  /  kiosk.session.new_game(...)
+        show(kiosk.take_messages())
+        kiosk.tick()                          # watchdog, and saving again after a full disk
+    kiosk.stop()
+
+Nothing here stops the table: every problem becomes a message for the screen.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.config import Config, load_config
+from companion.kiosk.history import History, HistoryError
+from companion.kiosk.notify import Notifier, Watchdog
+from companion.kiosk.power import shutdown
+from companion.kiosk.session import TableSession
+from companion.kiosk.settings import (
+    OperatorSettings,
+    apply_settings,
+    load_settings,
+    save_settings,
+)
+
+__all__ = ["Kiosk", "RETRY_SAVE_EVERY"]
+
+RETRY_SAVE_EVERY = 10.0  # seconds between tries to save again after a write failed
+
+
+class Kiosk:
+    """The configuration, the operator's settings, the history, the game and systemd's
+    notifications, as the kiosk's main loop uses them."""
+
+    def __init__(
+        self,
+        *,
+        config: Config,
+        base_config: Config,
+        settings: OperatorSettings,
+        history: History | None,
+        session: TableSession,
+        notifier: Notifier,
+        clock: Callable[[], float] = time.monotonic,
+        warnings: list[str] | None = None,
+    ):
+        self.config = config
+        self.base_config = base_config
+        self.settings = settings
+        self.history = history
+        self.session = session
+        self.notifier = notifier
+        self.watchdog = Watchdog(notifier, clock=clock)
+        self.clock = clock
+        self._pending: list[str] = list(warnings or [])
+        self._session_seen = 0
+        self._last_retry = clock()
+
+    @classmethod
+    def start(
+        cls,
+        config_path: str | os.PathLike[str] | None,
+        *,
+        environ: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        fsync: bool = True,
+    ) -> Kiosk:
+        """Read everything and resume the game in progress. Never raises for bad files."""
+        base, warnings = load_config(config_path, environ=environ)
+        settings, more = load_settings(base.state_dir)
+        warnings += more
+        config = apply_settings(base, settings)
+        try:
+            history: History | None = History.open(config.database_path)
+        except HistoryError as exc:
+            history = None
+            warnings.append(str(exc))
+        session = TableSession.open(config.log_path, history=history, fsync=fsync)
+        return cls(config=config, base_config=base, settings=settings, history=history,
+                   session=session, notifier=Notifier(environ=environ), clock=clock,
+                   warnings=warnings)
+
+    # ------------------------------------------------------------------------------ messages
+    def take_messages(self) -> list[str]:
+        """Messages for the screen that have not been taken yet, oldest first."""
+        new = self.session.messages[self._session_seen:]
+        self._session_seen = len(self.session.messages)
+        out, self._pending = self._pending + new, []
+        return out
+
+    def _say(self, message: str) -> None:
+        self._pending.append(message)
+
+    # ------------------------------------------------------------------------------ the loop
+    def ready(self, text: str = "The table is ready") -> None:
+        """Start-up is over: systemd may consider the service running."""
+        self.notifier.ready(text)
+        self.watchdog.tick()
+
+    def tick(self) -> None:
+        """Once per main-loop iteration: feeds the watchdog, and retries saving after a
+        failed write every RETRY_SAVE_EVERY seconds."""
+        self.watchdog.tick()
+        if self.session.unsaved:
+            now = self.clock()
+            if now - self._last_retry >= RETRY_SAVE_EVERY:
+                self._last_retry = now
+                self.session.retry_save()
+
+    def status(self, text: str) -> None:
+        """A line for `systemctl status`, e.g. the round and whose turn it is."""
+        self.notifier.status(text)
+
+    # ------------------------------------------------------------------------ operator menu
+    def change_settings(self, **changes: Any) -> str | None:
+        """Apply and keep the operator's choices (language, seats, led_brightness).
+
+        None when done; otherwise a sentence for the screen, and nothing changed (a choice
+        that cannot be saved still applies until the next start, and says so).
+        """
+        try:
+            settings = self.settings.with_changes(**changes)
+        except ValueError as exc:
+            return f"That setting cannot be used: {exc}."
+        self.settings = settings
+        self.config = apply_settings(self.base_config, settings)
+        try:
+            save_settings(self.base_config.state_dir, settings)
+        except OSError as exc:
+            return (f"The setting applies now but could not be kept for the next start "
+                    f"({exc.strerror or exc}).")
+        return None
+
+    def shutdown(self, *, reboot: bool = False) -> str | None:
+        """Switch the table off (or restart it) safely; a sentence when that fails."""
+        self.notifier.stopping("Restarting" if reboot else "Switching off")
+        message = shutdown(reboot=reboot)
+        if message is not None:
+            self.notifier.status(message)
+        return message
+
+    def stop(self) -> None:
+        """The app is closing: tell systemd and close the files."""
+        self.notifier.stopping()
+        self.session.close()
+        if self.history is not None:
+            self.history.close()

@@ -1,0 +1,145 @@
+"""Kiosk mode as the main loop sees it: start, messages, watchdog, operator settings."""
+
+from __future__ import annotations
+
+import errno
+import json
+
+import pytest
+
+import companion.kiosk.runtime as runtime
+from companion.kiosk.runtime import RETRY_SAVE_EVERY, Kiosk
+from companion.kiosk.settings import FILENAME
+from companion.simulate import play_game
+from companion.tablelog import TableLog
+from tests.test_kiosk_notify import FakeSystemd
+
+
+@pytest.fixture
+def systemd():
+    fake = FakeSystemd()
+    yield fake
+    fake.close()
+
+
+def env_for(systemd, tmp_path, watchdog_usec="10000000"):
+    return {"NOTIFY_SOCKET": systemd.env_value, "WATCHDOG_USEC": watchdog_usec,
+            "STATE_DIRECTORY": str(tmp_path / "state")}
+
+
+def test_a_clean_start_resumes_the_game_and_tells_systemd(tmp_path, systemd):
+    events = [dict(e) for e in play_game(["Ann", "Ben"], 1)[1]]
+    first = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
+    for e in events[:6]:
+        first.session.push(e)
+    # Crash: nothing closed. Start again.
+    now = [100.0]
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), clock=lambda: now[0],
+                        fsync=False)
+    assert kiosk.take_messages() == []
+    assert kiosk.session.logged == tuple(events[:6])
+    assert kiosk.config.log_path == tmp_path / "state" / "table.jsonl"
+    kiosk.ready()
+    for _ in range(12):  # the loop runs every half second for 6 s: pings at 100 and 105
+        kiosk.tick()
+        now[0] += 0.5
+    kiosk.status("Round 1: Ann's turn")
+    kiosk.stop()
+    assert systemd.messages() == [
+        {"READY": "1", "MAINPID": str(__import__("os").getpid()), "STATUS": "The table is ready"},
+        {"WATCHDOG": "1"},
+        {"WATCHDOG": "1"},
+        {"STATUS": "Round 1: Ann's turn"},
+        {"STOPPING": "1"},
+    ]
+
+
+def test_every_problem_at_start_is_a_message_not_a_crash(tmp_path, systemd):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "table.jsonl").write_bytes(
+        b'{"event":"game","players":["Ann","Ben"]}\n{"event":"inves')  # torn by a power cut
+    (state / FILENAME).write_text('{"seats": 1}')
+    (state / "history.sqlite").write_bytes(b"damaged" * 1000)
+    config = tmp_path / "config.toml"
+    config.write_text('language = "fr"\n')
+    kiosk = Kiosk.start(config, environ=env_for(systemd, tmp_path), fsync=False)
+    messages = kiosk.take_messages()
+    assert len(messages) == 4, messages
+    assert "language = 'fr'" in messages[0]
+    assert "seats = 1" in messages[1]
+    assert "history" in messages[2] and "damaged" in messages[2]
+    assert "cut short" in messages[3]
+    assert kiosk.take_messages() == []  # taken once
+    assert kiosk.history is None
+    assert kiosk.session.state["players"][0]["name"] == "Ann"  # the game goes on
+    kiosk.session.push({"event": "investigate", "player": "Ann", "card": "cook",
+                        "guess": "cook"})
+    kiosk.stop()
+
+
+def test_operator_settings_apply_and_persist(tmp_path, systemd):
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
+    assert kiosk.change_settings(language="ko", seats=4) is None
+    assert (kiosk.config.language, kiosk.config.seats) == ("ko", 4)
+    message = kiosk.change_settings(seats=8)
+    assert message.startswith("That setting cannot be used: seats = 8")
+    assert kiosk.config.seats == 4
+    kiosk.stop()
+    again = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
+    assert (again.config.language, again.config.seats) == ("ko", 4)
+    assert json.loads((tmp_path / "state" / FILENAME).read_text()) == {"language": "ko",
+                                                                       "seats": 4}
+    again.stop()
+
+
+def test_a_setting_that_cannot_be_saved_still_applies(tmp_path, systemd, monkeypatch):
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(runtime, "save_settings", full)
+    message = kiosk.change_settings(led_brightness=0.1)
+    assert "could not be kept for the next start (No space left on device)" in message
+    assert kiosk.config.led_brightness == 0.1
+    kiosk.stop()
+
+
+def test_tick_saves_again_after_a_full_disk(tmp_path, systemd, monkeypatch):
+    now = [0.0]
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path, "0"), clock=lambda: now[0],
+                        fsync=False)
+    events = [dict(e) for e in play_game(["Ann", "Ben"], 1)[1]]
+    kiosk.session.push(events[0])
+    calls = []
+    real = kiosk.session.retry_save
+
+    def counting():
+        calls.append(now[0])
+        return real()
+
+    monkeypatch.setattr(TableLog, "append", lambda self, e: (_ for _ in ()).throw(
+        OSError(errno.ENOSPC, "No space left on device")))
+    kiosk.session.push(events[1])
+    assert kiosk.session.unsaved
+    monkeypatch.undo()
+    monkeypatch.setattr(kiosk.session, "retry_save", counting)
+    for _ in range(25):
+        kiosk.tick()
+        now[0] += 1.0
+    assert calls == [RETRY_SAVE_EVERY]  # tried after the interval, and then it was saved
+    assert not kiosk.session.unsaved
+    assert "The game is saved again." in kiosk.take_messages()
+    kiosk.stop()
+
+
+def test_shutdown_failure_is_a_message(tmp_path, systemd, monkeypatch):
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
+    monkeypatch.setattr(runtime, "shutdown", lambda reboot: "The table could not be switched "
+                        "off (Access denied).")
+    assert kiosk.shutdown() == "The table could not be switched off (Access denied)."
+    msgs = systemd.messages()
+    assert msgs[-2] == {"STOPPING": "1", "STATUS": "Switching off"}
+    assert msgs[-1] == {"STATUS": "The table could not be switched off (Access denied)."}
+    kiosk.stop()
