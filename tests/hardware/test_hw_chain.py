@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from gpiozero import LED, DigitalOutputDevice, LEDBarGraph, PWMLED
+from gpiozero import LED, PWMLED, DigitalOutputDevice, LEDBarGraph
 from gpiozero.exc import GPIOPinInUse, PinInvalidFunction, PinInvalidPin, PinPWMUnsupported
 
 from hardware.mockchip import Mock74HC595Chain
