@@ -61,12 +61,3 @@ def panels():
     yield made
     for panel in made:
         panel.close()
-
-
-def drain(q: queue.Queue) -> list:
-    out = []
-    while True:
-        try:
-            out.append(q.get_nowait())
-        except queue.Empty:
-            return out

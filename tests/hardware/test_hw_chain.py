@@ -5,27 +5,12 @@ from __future__ import annotations
 import pytest
 from gpiozero import LED, PWMLED, DigitalOutputDevice, LEDBarGraph
 from gpiozero.exc import GPIOPinInUse, PinInvalidFunction, PinInvalidPin, PinPWMUnsupported
+from hw_helpers import sent_words
 
 from hardware.mockchip import Mock74HC595Chain
 from hardware.shiftreg import ShiftRegisterFactory
 
 DATA, CLOCK, LATCH = 17, 27, 22
-
-
-def sent_words(trace, data_level=False):
-    """Decode the lines' history: the DS level sampled at each rising SHCP edge, one word per
-    rising STCP edge. Returns the words in the order they were latched, each as the outputs
-    (index 0 = first chip's Q0): the last bit clocked in sits at Q0."""
-    words, bits, data = [], [], data_level
-    for line, level in trace:
-        if line == "data":
-            data = level
-        elif line == "clock" and level:
-            bits.append(data)
-        elif line == "latch" and level:
-            words.append(tuple(reversed(bits)))
-            bits = []
-    return words
 
 
 @pytest.fixture
