@@ -22,6 +22,12 @@ RESERVED_GPIOS = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)"
 I2C_GPIOS = {2: "I2C SDA", 3: "I2C SCL"}
 SPI_GPIOS = {7: "SPI CE1", 8: "SPI CE0", 9: "SPI MISO", 10: "SPI MOSI", 11: "SPI SCLK"}
 OUTPUTS_PER_CHIP = 8
+# GPIO number -> physical pin on the 40-pin header (the same on every 40-pin Raspberry Pi)
+HEADER_PIN = {
+    2: 3, 3: 5, 4: 7, 14: 8, 15: 10, 17: 11, 18: 12, 27: 13, 22: 15, 23: 16, 24: 18, 10: 19,
+    9: 21, 25: 22, 11: 23, 8: 24, 7: 26, 0: 27, 1: 28, 5: 29, 6: 31, 12: 32, 13: 33, 19: 35,
+    16: 36, 26: 37, 20: 38, 21: 40,
+}
 DEFAULT_HOLD = 0.8
 DEFAULT_BOUNCE = 0.02
 
@@ -100,6 +106,23 @@ def button_label(name: str) -> str:
     if name.startswith("seat"):
         return f"Seat {name[4:]}"
     return {"ok": "OK"}.get(name, name.capitalize())
+
+
+def gpio_label(gpio: int) -> str:
+    """"GPIO 17, header pin 11": how staff find a pin."""
+    return f"GPIO {gpio}, header pin {HEADER_PIN[gpio]}"
+
+
+def candle_wire(pinmap: PinMap, seat: int, candle: int) -> str:
+    """Where candle ``candle`` of seat index ``seat`` (both 0-based) is wired."""
+    target = pinmap.dials[seat][candle]
+    if pinmap.chain is None:
+        return gpio_label(target)
+    chip, q = divmod(target, OUTPUTS_PER_CHIP)
+    return f"chain output {target}: chip {chip + 1}, Q{q}, chip pin {QPIN[q]}"
+
+
+QPIN = {0: 15, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}  # 74HC595 Qn -> DIP-16 pin
 
 
 def parse_pinmap(text: str, *, source: str = "pin map") -> PinMap:

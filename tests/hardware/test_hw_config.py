@@ -211,3 +211,20 @@ def test_timing_defaults_when_absent():
     text = text[: text.index("[timing]")]
     pm = parse_pinmap(text)
     assert pm.hold_time == 0.8 and pm.bounce_time == 0.02
+
+
+def test_header_pin_numbers_match_gpiozero(mock_factory):
+    from hardware.config import HEADER_PIN
+
+    for gpio, physical in HEADER_PIN.items():
+        ((_header, info),) = mock_factory.board_info.find_pin(f"GPIO{gpio}")
+        assert info.number == physical, gpio
+    assert sorted(HEADER_PIN) == list(range(28))
+
+
+def test_candle_wire_names_the_place():
+    from hardware.config import candle_wire
+
+    assert candle_wire(direct_pinmap(), 0, 1) == "GPIO 17, header pin 11"
+    assert candle_wire(default_pinmap(), 1, 2) == "chain output 7: chip 1, Q7, chip pin 7"
+    assert candle_wire(default_pinmap(), 1, 3) == "chain output 8: chip 2, Q0, chip pin 15"
