@@ -285,6 +285,8 @@ class Panel:
 
     # the virtual panel's buttons ------------------------------------------------------------
     def _mock_pin(self, name: str) -> MockPin:
+        if self._closed:
+            raise RuntimeError("the panel is closed")
         if name not in self.buttons:
             raise ValueError(f"no button named {name!r}; this table has "
                              f"{', '.join(self.buttons)}")

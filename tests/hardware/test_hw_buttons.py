@@ -163,3 +163,5 @@ def test_closing_stops_pending_presses(events):
     p.press("seat1", long=True)
     p.close()
     assert drain(events) == []
+    with pytest.raises(RuntimeError, match="closed"):
+        p.press("seat1")

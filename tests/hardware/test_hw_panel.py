@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import queue
 import re
 import time
 
 import pytest
 from hw_helpers import sent_words
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hardware import patterns
 from hardware.config import default_pinmap, direct_pinmap
@@ -236,3 +239,32 @@ def test_close_darkens_and_frees_the_pins(mock_factory, chained, events, clock):
     again = build_panel(panel.pinmap, events=events, pin_factory=mock_factory, clock=clock,
                         animate=False)
     again.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(healths=st.lists(st.integers(0, 5), min_size=2, max_size=6), data=st.data())
+def test_any_state_reaches_the_chips_as_its_dials(healths, data):
+    """Whatever the state, the word the simulated chips latch is the dials' health bars (the
+    seat to act starts its blink lit)."""
+    from gpiozero.pins.mock import MockFactory
+
+    alive = [i for i, h in enumerate(healths) if h > 0]
+    turn = NAMES[data.draw(st.sampled_from(alive))] if alive else None
+    factory = MockFactory()
+    pm = default_pinmap()
+    c = pm.chain
+    chip = Mock74HC595Chain(factory, data=c.data, clock=c.clock, latch=c.latch)
+    panel = build_panel(pm, events=queue.Queue(), pin_factory=factory, animate=False)
+    try:
+        level = bool(factory.pin(c.data).state)
+        chip.trace.clear()
+        panel.show(state(*healths, turn=turn))
+        expected = [i < h for h in healths + [0] * (6 - len(healths)) for i in range(5)]
+        words = sent_words(chip.trace, level)
+        assert len(words) == (1 if any(healths) else 0)
+        word = words[0] if words else chip.outputs
+        assert list(chip.outputs[:30]) == expected
+        assert word == chip.outputs
+    finally:
+        panel.close()
+        factory.close()
