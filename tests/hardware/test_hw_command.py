@@ -129,3 +129,16 @@ def test_help_lists_the_command(capsys):
     with pytest.raises(SystemExit):
         main(["hw-test", "--help"])
     assert "--mock" in capsys.readouterr().out
+
+
+def test_pins_held_by_another_program(capsys):
+    from gpiozero import LED
+
+    holder = LED(17)  # on gpiozero's default factory, which the real walk uses too
+    try:
+        assert main(["hw-test", "--button-seconds", "0.01"]) == 1
+    finally:
+        holder.close()
+    out = capsys.readouterr().out
+    assert out.startswith("Cannot use the pins: pin GPIO17 is already in use")
+    assert "Stop it and try again." in out
