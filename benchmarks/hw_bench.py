@@ -1,8 +1,8 @@
 """How long updating all six health dials through the 74HC595 chain takes.
 
 Runs on gpiozero's MockFactory (mock pins, on this machine): no Raspberry Pi needed. Each update
-changes every dial and goes out as one 32-bit word (about 100 pin writes). Prints figures in ms;
-the target is under 2 ms per update.
+changes every dial and goes out as one 32-bit word. Prints wall-clock and CPU time per update in
+ms; the target is under 2 ms per update.
 
     .venv/bin/python benchmarks/hw_bench.py [--updates N]
 """
@@ -40,29 +40,41 @@ def state(healths, turn):
 STATES = [state([5, 4, 3, 2, 1, 5], 0), state([1, 2, 3, 4, 5, 0], 3)]
 
 
-def measure(update, n):
+def measure(update, n, *, tidy=None):
+    """Wall-clock and thread CPU time of each update, in ms. ``tidy`` runs untimed every 100
+    updates (to empty plain MockPin's ever-growing history, a mock-only cost)."""
     update(0)  # warm up
-    times = []
+    wall, cpu = [], []
     for i in range(n):
-        t = time.perf_counter()
+        if tidy is not None and i % 100 == 0:
+            tidy()
+        t, c = time.perf_counter(), time.thread_time()
         update(i)
-        times.append((time.perf_counter() - t) * 1000)
-    return times
+        cpu.append((time.thread_time() - c) * 1000)
+        wall.append((time.perf_counter() - t) * 1000)
+    return wall, cpu
 
 
 def report(name, times, writes=None):
-    times = sorted(times)
-    p99 = times[int(len(times) * 0.99) - 1]
-    extra = f", {writes:.0f} pin changes each" if writes is not None else ""
-    verdict = "under" if p99 < TARGET_MS else "OVER"
-    print(f"{name:<52} mean {statistics.fmean(times):.3f}  median {statistics.median(times):.3f}"
-          f"  p99 {p99:.3f}  max {times[-1]:.3f} ms{extra}  [{verdict} {TARGET_MS:g} ms]")
-    return p99 < TARGET_MS
+    wall, cpu = (sorted(x) for x in times)
+
+    def p99(xs):
+        return xs[int(len(xs) * 0.99) - 1]
+
+    ok = statistics.median(wall) < TARGET_MS and p99(cpu) < TARGET_MS
+    extra = f"; {writes:.0f} pin changes per update" if writes is not None else ""
+    print(f"{name}{extra}\n"
+          f"    wall clock: median {statistics.median(wall):.3f}  mean {statistics.fmean(wall):.3f}"
+          f"  p99 {p99(wall):.3f}  max {wall[-1]:.3f} ms\n"
+          f"    CPU time:   median {statistics.median(cpu):.3f}  mean {statistics.fmean(cpu):.3f}"
+          f"  p99 {p99(cpu):.3f}  max {cpu[-1]:.3f} ms"
+          f"   [{'under' if ok else 'OVER'} {TARGET_MS:g} ms]")
+    return ok
 
 
 def pin_writes(factory, pinmap):
     c = pinmap.chain
-    return sum(len(factory.pin(g).states) for g in (c.data, c.clock, c.latch))
+    return sum(len(factory.pin(g).states) - 1 for g in (c.data, c.clock, c.latch))
 
 
 def main() -> int:
@@ -87,11 +99,17 @@ def main() -> int:
             for dial, count in zip(dials, counts[i % 2], strict=True):
                 dial.lit_count = count
 
-    for g in (pm.chain.data, pm.chain.clock, pm.chain.latch):
-        factory.pin(g).clear_states()
+    def tidy_factory(f=factory):
+        for pin in f.pins.values():
+            pin.clear_states()
+
+    tidy_factory()
     shifts = chain.shifts
-    ok &= report("6 LEDBarGraphs on the chain, one batch", measure(raw, n),
-                 pin_writes(factory, pm) / max(1, chain.shifts - shifts))
+    for i in range(10):
+        raw(i)
+    changes = pin_writes(factory, pm) / (chain.shifts - shifts)
+    ok &= report("6 LEDBarGraphs on the chain, one batch", measure(raw, n, tidy=tidy_factory),
+                 changes)
     for dial in dials:
         dial.close()
     chain.close()
@@ -100,7 +118,9 @@ def main() -> int:
     # 2. the panel as the app uses it: panel.show(state), validation and patterns included
     factory = MockFactory()
     panel = build_panel(pm, events=queue.Queue(), pin_factory=factory, animate=False)
-    ok &= report("panel.show(state), mock pins", measure(lambda i: panel.show(STATES[i % 2]), n))
+    ok &= report("panel.show(state), mock pins",
+                 measure(lambda i: panel.show(STATES[i % 2]), n,
+                         tidy=lambda: [p.clear_states() for p in factory.pins.values()]))
     panel.close()
     factory.close()
 
@@ -109,9 +129,8 @@ def main() -> int:
     ok &= report("panel.show(state), virtual panel with simulated chips",
                  measure(lambda i: panel.show(STATES[i % 2]), n))
     panel.close()
-    print("p99 is the figure held to the target. A max far above it in the first two lines is "
-          "Python's garbage collector walking plain MockPin's ever-growing history; the virtual "
-          "panel's pins keep a bounded history (third line).")
+    print("Held to the target: the wall-clock median and the CPU-time p99. Wall-clock p99 and max "
+          "include time the process waits while other programs use the CPU.")
     print("All under the target." if ok else "Some figures are over the target.")
     return 0 if ok else 1
 
