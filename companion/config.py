@@ -11,6 +11,7 @@ The file's layout (see ``assets/config.example.toml``)::
 
     language = "en"            # "en" or "ko"
     seats = 6                  # seats in use, 2 to 6
+    names = ["Ann", "Ben"]     # players' names by seat (default: the seats' colours)
     [camera]                   # handed to the camera sources: kind = "picamera2" | "opencv" | ...
     [hardware]  pins = "pins.toml", led_brightness = 0.5
     [storage]   state_dir, log, database
@@ -65,6 +66,7 @@ class Config:
 
     language: str = "en"
     seats: int = MAX_SEATS
+    names: tuple[str, ...] | None = None
     camera: Mapping[str, Any] = field(default_factory=lambda: dict(DEFAULT_CAMERA))
     pins: Path | None = None
     led_brightness: float = 0.5
@@ -106,6 +108,20 @@ def _seats(value: Any) -> int:
     if not MIN_SEATS <= value <= MAX_SEATS:
         raise _Bad(f"out of range: give a whole number from {MIN_SEATS} to {MAX_SEATS}")
     return value
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Bad('give the names by seat in a list, e.g. ["Ann", "Ben", "Cat"]')
+    names = tuple(v.strip() for v in value)
+    if not 1 <= len(names) <= MAX_SEATS:
+        raise _Bad(f"give 1 to {MAX_SEATS} names, one per seat")
+    if any(not n for n in names):
+        raise _Bad("a name is empty")
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise _Bad(f"two seats cannot share the name {dupes[0]!r}")
+    return names
 
 
 def _fraction(value: Any) -> float:
@@ -156,6 +172,7 @@ def _camera(value: Any) -> dict[str, Any]:
 _SETTINGS: dict[tuple[str, str], tuple[str, Callable[[Any], Any], bool]] = {
     ("", "language"): ("language", _language, False),
     ("", "seats"): ("seats", _seats, False),
+    ("", "names"): ("names", _names, False),
     ("hardware", "pins"): ("pins", _path, True),
     ("hardware", "led_brightness"): ("led_brightness", _fraction, False),
     ("storage", "state_dir"): ("state_dir", _path, True),

@@ -38,6 +38,7 @@ def test_a_full_config_is_read(tmp_path):
     path = write(tmp_path, """
 language = "KO"
 seats = 4
+names = [" Ann", "민지"]
 [camera]
 kind = "opencv"
 device = 0
@@ -54,6 +55,7 @@ attract_after = 0
     assert warnings == []
     assert config.language == "ko"
     assert config.seats == 4
+    assert config.names == ("Ann", "민지")
     assert dict(config.camera) == {"kind": "opencv", "device": 0}
     assert config.pins == tmp_path / "pins.toml"  # relative to the config file
     assert config.led_brightness == 1.0
@@ -134,6 +136,11 @@ def test_toml_syntax_error_names_the_line(tmp_path):
         ('seats = "four"', "seats = 'four'", "whole number"),
         ("seats = 4.5", "seats = 4.5", "whole number"),
         ("seats = true", "seats = True", "whole number"),
+        ('names = "Ann,Ben"', "names = 'Ann,Ben'", "in a list"),
+        ("names = []", "names = []", "1 to 6 names"),
+        ('names = ["Ann", ""]', "names = ['Ann', '']", "a name is empty"),
+        ('names = ["Ann", "Ann "]', "names = ['Ann', 'Ann ']", "cannot share the name 'Ann'"),
+        ('names = ["A","B","C","D","E","F","G"]', "names = ['A',", "1 to 6 names"),
         ("[hardware]\nled_brightness = 2", "hardware.led_brightness = 2", "out of range"),
         ("[hardware]\nled_brightness = nan", "hardware.led_brightness = nan", "0.0 to 1.0"),
         ('[hardware]\nled_brightness = "max"', "hardware.led_brightness = 'max'", "number"),
