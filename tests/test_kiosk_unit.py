@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -158,3 +159,28 @@ def test_sysusers_snippet_creates_the_user_and_groups(tmp_path):
     }
     for group in ("video", "render", "input", "gpio"):
         assert "abraca" in groups[group]
+
+
+@pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None,
+    reason="systemd-analyze not installed (Debian package 'systemd'); exposure not measured",
+)
+def test_systemd_rates_the_unit_well_confined(tmp_path):
+    program = tmp_path / "companion"
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    unit = tmp_path / "abraca-companion.service"
+    unit.write_text(UNIT.read_text().replace("/opt/abraca-companion/.venv/bin/companion",
+                                             str(program)))
+    result = subprocess.run(
+        ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(unit)],
+        capture_output=True, text=True, timeout=60,
+        env={**os.environ, "SYSTEMD_COLORS": "0"},
+    )
+    if "--offline" in result.stderr and result.returncode != 0:
+        pytest.skip(f"this systemd-analyze cannot rate a unit offline: {result.stderr.strip()}")
+    found = re.search(r"Overall exposure level for abraca-companion\.service: ([\d.]+)",
+                      result.stdout)
+    assert found, result.stdout + result.stderr
+    # 0 is fully confined, 10 not at all; the screen, camera and GPIO need some access.
+    assert float(found.group(1)) <= 2.0, result.stdout
