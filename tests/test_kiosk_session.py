@@ -261,3 +261,42 @@ def test_disk_full_keeps_playing_and_saves_again_when_there_is_room(log_path, mo
     assert replay_file(log_path).game.state == session.state
     session.push(events[8])
     assert lines(log_path) == expected + [events[8]]
+
+
+def test_a_new_game_saves_the_old_one_first_when_the_disk_is_back(log_path, monkeypatch):
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:5]:
+        session.push(event)
+    real_append = TableLog.append
+    monkeypatch.setattr(TableLog, "append", lambda self, e: (_ for _ in ()).throw(
+        OSError(errno.ENOSPC, "No space left on device")))
+    session.push(events[5])
+    assert session.unsaved
+    monkeypatch.setattr(TableLog, "append", real_append)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    [archived] = (log_path.parent / "games").iterdir()
+    assert lines(archived) == events[:6]  # the move made while the disk was full is kept
+    assert lines(log_path) == [{"event": "game", "players": ["Dan", "Eve"]}]
+
+
+def test_a_damaged_log_that_cannot_be_kept_aside_is_not_written_over(log_path, monkeypatch):
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:6]:
+        session.push(event)
+    session.close()
+    text = log_path.read_text().splitlines()
+    text[3] = "garbage"
+    log_path.write_text("\n".join(text) + "\n")
+    original = log_path.read_bytes()
+
+    def refuse(src, dst):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(session_module.os, "replace", refuse)
+    resumed = TableSession.open(log_path)
+    assert resumed.state == replay_file_state(events[:3])
+    assert resumed.unsaved
+    assert any("could not be kept aside" in m for m in resumed.messages)
+    assert log_path.read_bytes() == original

@@ -115,7 +115,10 @@ class TableSession:
             self._say(f"The table log has a bad line {replay.error.line} "
                       f"({replay.error.message}): the game resumes from just before it"
                       + (f"; the original is kept as {kept.name}." if kept else "."))
-            self._rewrite()
+            if kept is not None:
+                self._rewrite()
+            else:  # never write over the only copy: play on in memory until it can be saved
+                self._lost_disk(OSError("the damaged log could not be kept aside"))
         else:
             try:
                 self._log = TableLog(self.path, fsync=self.fsync)  # cuts a torn tail off
@@ -192,6 +195,9 @@ class TableSession:
             raise TableError("a new game starts with a game line (the players, clockwise)")
         fresh = Game()
         fresh.check(start)
+        if self.unsaved and not self.retry_save():
+            self._say("The last game's final moves could not be saved before the table was "
+                      "cleared.")
         if self.game.over and self.recorded is None:
             self._record()  # a last try before the table is cleared
         self._archive()
