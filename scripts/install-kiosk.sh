@@ -172,7 +172,9 @@ else
         [ ! -e "$VENV" ] || run rm -rf "$VENV"
         run python3 -m venv --system-site-packages "$VENV"
     fi
-    run "$VENV/bin/python" -m pip install --quiet --upgrade "$INSTALL_DIR"
+    # Editable: the app finds its assets (fonts, card art) beside the package, in $INSTALL_DIR.
+    run "$VENV/bin/python" -m pip install --quiet --config-settings editable_mode=compat \
+        -e "$INSTALL_DIR"
 fi
 
 # ---------------------------------------------------------------------------------------------

@@ -53,7 +53,8 @@ def test_dry_run_prints_every_step_and_changes_nothing():
     assert "+ copy_app" in out and "/opt/abraca-companion" in out
     assert re.search(r"^\+ python3 -m venv --system-site-packages /opt/abraca-companion/\.venv$",
                      out, re.M) or "exists" in out
-    assert re.search(r"^\+ /opt/abraca-companion/\.venv/bin/python -m pip install", out, re.M)
+    assert re.search(r"^\+ /opt/abraca-companion/\.venv/bin/python -m pip install .*"
+                     r"-e /opt/abraca-companion$", out, re.M), out
     assert "/etc/abraca-companion/config.example.toml" in out
     assert re.search(r"^\+ install .* /etc/systemd/system/abraca-companion\.service$", out, re.M)
     assert "+ systemctl daemon-reload" in out
@@ -128,6 +129,7 @@ def test_another_install_dir_is_written_into_the_unit(tmp_path):
     assert (root / "srv/abraca/pyproject.toml").is_file()
     unit = (root / "etc/systemd/system/abraca-companion.service").read_text()
     assert "ExecStart=/srv/abraca/.venv/bin/companion run" in unit
+    assert "COMPANION_ASSETS=/srv/abraca/assets" in unit
     assert "/opt/abraca-companion" not in unit
 
 
