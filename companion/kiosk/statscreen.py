@@ -1,0 +1,105 @@
+"""The statistics screen: the players' games, wins and stones from the history.
+
+    rows = history.player_stats()
+    StatsScreen((1280, 720), language="ko").draw(surface, rows, games=history.game_count())
+
+pygame is imported only when drawing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion.kiosk.attract import LINE, find_font
+from companion.kiosk.history import PlayerStats
+
+__all__ = ["LABELS", "StatsScreen"]
+
+LABELS = {
+    "en": {"title": "Players", "player": "Player", "games": "Games", "wins": "Wins",
+           "stones": "Stones", "total": "{games} finished games", "none": "No finished games yet.",
+           "more": "and {n} more"},
+    "ko": {"title": "플레이어 기록", "player": "플레이어", "games": "게임", "wins": "승리",
+           "stones": "마법의 돌", "total": "끝난 게임 {games}판",
+           "none": "아직 끝난 게임이 없습니다.", "more": "외 {n}명"},
+}
+
+
+class StatsScreen:
+    """A table of players, most wins first, as many rows as fit."""
+
+    BACKGROUND = (18, 16, 32)
+    TITLE = (250, 214, 120)
+    TEXT = (236, 236, 244)
+    DIM = (150, 150, 176)
+
+    def __init__(self, size: tuple[int, int], *, language: str = "en",
+                 font_path: str | os.PathLike[str] | None = None):
+        if language not in LABELS:
+            raise ValueError(f"language {language!r}: choose one of {', '.join(LABELS)}")
+        self.size = size
+        self.language = language
+        self.font_path = Path(font_path) if font_path else find_font()
+        self._fonts: dict[int, object] = {}
+
+    def _font(self, px: int):
+        import pygame
+
+        if px not in self._fonts:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            self._fonts[px] = pygame.font.Font(str(self.font_path) if self.font_path else None,
+                                               px)
+        return self._fonts[px]
+
+    def rows_that_fit(self, count: int) -> int:
+        """How many players' rows fit under the title and the header."""
+        width, height = self.size
+        margin = width // 16
+        title_px, body_px = max(16, height // 11), max(12, height // 18)
+        room = height - margin - int(title_px * LINE) - 2 * int(body_px * LINE)
+        return max(0, min(count, room // int(body_px * LINE)))
+
+    def draw(self, surface, stats: Sequence[PlayerStats], *, games: int) -> None:
+        labels = LABELS[self.language]
+        width, height = self.size
+        margin = width // 16
+        title_px, body_px = max(16, height // 11), max(12, height // 18)
+        surface.fill(self.BACKGROUND)
+        y = margin // 2
+        title = self._font(title_px)
+        surface.blit(title.render(labels["title"], True, self.TITLE), (margin, y))
+        total = self._font(body_px).render(labels["total"].format(games=games), True, self.DIM)
+        surface.blit(total, (width - margin - total.get_width(),
+                             y + title_px - total.get_height()))
+        y += int(title_px * LINE)
+        font = self._font(body_px)
+        if not stats:
+            surface.blit(font.render(labels["none"], True, self.TEXT), (margin, y))
+            return
+        # Columns: the name on the left, the three numbers right-aligned.
+        column = width // 6
+        right = [width - margin - i * column for i in (2, 1, 0)]
+        header = (labels["games"], labels["wins"], labels["stones"])
+
+        def row(name, numbers, colour):
+            nonlocal y
+            image = font.render(name, True, colour)
+            surface.blit(image, (margin, y), area=(0, 0, right[0] - margin - column,
+                                                   image.get_height()))
+            for x, value in zip(right, numbers, strict=True):
+                image = font.render(str(value), True, colour)
+                surface.blit(image, (x - image.get_width(), y))
+            y += int(body_px * LINE)
+
+        row(labels["player"], header, self.DIM)
+        shown = self.rows_that_fit(len(stats))
+        if shown < len(stats):
+            shown = max(0, shown - 1)
+        for p in stats[:shown]:
+            row(p.name, (p.games, p.wins, p.stones), self.TEXT)
+        if shown < len(stats):
+            more = labels["more"].format(n=len(stats) - shown)
+            surface.blit(font.render(more, True, self.DIM), (margin, y))
