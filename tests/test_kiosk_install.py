@@ -174,3 +174,27 @@ def test_shellcheck_finds_nothing():
     result = subprocess.run(["shellcheck", str(SCRIPT)], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+def test_install_from_a_git_repository(tmp_path):
+    repo = tmp_path / "repo"
+    for rel in ("pyproject.toml", "assets/config.example.toml", "companion/__init__.py",
+                "systemd/abraca-companion.service", "systemd/abraca-companion.sysusers",
+                "systemd/abraca-companion.polkit.rules"):
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_bytes((ROOT / rel).read_bytes())
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "app"], check=True)
+    (repo / "uncommitted.txt").write_text("not in the repository\n")
+    root = tmp_path / "root"
+    result = install("--root", str(root), "--source", f"file://{repo}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "+ git clone --depth 1" in result.stdout
+    app = root / "opt/abraca-companion"
+    assert (app / "companion/__init__.py").is_file()
+    assert not (app / "uncommitted.txt").exists()  # what the repository holds, nothing else
+    assert not (app / ".git").exists()
+    assert (root / "etc/systemd/system/abraca-companion.service").is_file()
