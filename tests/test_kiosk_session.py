@@ -300,3 +300,37 @@ def test_a_damaged_log_that_cannot_be_kept_aside_is_not_written_over(log_path, m
     assert resumed.unsaved
     assert any("could not be kept aside" in m for m in resumed.messages)
     assert log_path.read_bytes() == original
+
+
+def test_a_controller_with_its_own_game_can_use_the_session_as_its_log(log_path, tmp_path,
+                                                                       monkeypatch):
+    """The table app's pattern: check on its own Game, append to the log, then push."""
+    from companion.engine import Game
+    from companion.tablelog import load_game
+
+    first, second = planned(seed=0), planned(("Dan", "Eve"), seed=1)
+    with History.open(tmp_path / "history.sqlite") as history:
+        session = TableSession.open(log_path, history=history)
+        game, log = Game(), None
+        for n, event in enumerate(first):
+            if n == 0:
+                log = session.open_log(event)
+            game.check(event)
+            if n == 10:  # the disk is full for one move: the log does not raise
+                monkeypatch.setattr(TableLog, "append", lambda self, e: (_ for _ in ()).throw(
+                    OSError(errno.ENOSPC, "No space left on device")))
+            log.append(event)
+            monkeypatch.undo()
+            game.push(event)
+        assert session.game.over and game.state == session.state
+        assert history.game_count() == 1
+        # A restart: the controller gets its own copy of the resumed game.
+        resumed = TableSession.open(log_path, history=history)
+        assert load_game(resumed.logged).state == game.state
+        # The next group: the controller opens a new log for its game line.
+        log = resumed.open_log(second[0])
+        for event in second:
+            log.append(event)
+        assert lines(log_path) == second
+        assert [lines(p) for p in (log_path.parent / "games").iterdir()] == [first]
+        assert history.game_count() == 2

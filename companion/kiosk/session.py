@@ -18,6 +18,10 @@
   again at the next start if that failed; it stays on the table until :meth:`new_game`.
 - :meth:`new_game` moves the previous log into ``games/`` beside it (never deleted) and starts a
   new one.
+
+A controller that keeps its own Game and checks each event itself can use the session as its
+table log: ``session.open_log(game_event)`` clears the table, ``session.append(event)`` saves
+(never raising for a full disk) and keeps the session's own copy of the game, for the history.
 """
 
 from __future__ import annotations
@@ -193,21 +197,37 @@ class TableSession:
         start = dict(start)
         if start.get("event") != "game":
             raise TableError("a new game starts with a game line (the players, clockwise)")
-        fresh = Game()
-        fresh.check(start)
+        Game().check(start)
+        self.clear()
+        return self.push(start)
+
+    # The table log's interface (``append``), for a controller that keeps its own Game and
+    # checks each event itself: ``Controller(open_log=session.open_log, log=session, ...)``.
+    def append(self, event: Mapping[str, Any]) -> None:
+        """Like :meth:`push`; a disk failure never raises (play goes on, see :attr:`unsaved`)."""
+        self.push(event)
+
+    def open_log(self, start: Mapping[str, Any] | None = None) -> TableSession:
+        """Clear the table for a new game whose ``game`` line comes next through
+        :meth:`append`; returns this session."""
+        self.clear()
+        return self
+
+    def clear(self) -> None:
+        """Put the current game away (history, ``games/``) and leave the table empty."""
+        if not self.game.started:
+            return
         if self.unsaved and not self.retry_save():
             self._say("The last game's final moves could not be saved before the table was "
                       "cleared.")
         if self.game.over and self.recorded is None:
             self._record()  # a last try before the table is cleared
         self._archive()
-        self.game = fresh
+        self.game = Game()
         self._lines = []
         self.recorded = None
         self.unsaved = False
-        self._started_at = self.clock()
-        self._write(start)
-        return self.game.push(start)
+        self._started_at = None
 
     def _archive(self) -> None:
         if self._log is not None:
