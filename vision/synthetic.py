@@ -213,23 +213,30 @@ def finish(img: np.ndarray, rng: np.random.Generator, *, blur: float, noise: flo
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def tilt_homography(size: tuple[int, int], degrees: float, direction: float = 0.0,
+                    focal: float = 1.0) -> np.ndarray:
+    """Picture -> picture for a pinhole camera turned by ``degrees`` about an axis through
+    the picture centre (``direction``: the axis's angle in the picture, degrees). ``focal``
+    is the focal length in picture widths (1.0: about a 53 degree wide view)."""
+    W, H = size
+    f = focal * W
+    k = np.array([[f, 0, W / 2], [0, f, H / 2], [0, 0, 1]], np.float64)
+    axis = np.array([math.cos(math.radians(direction)), math.sin(math.radians(direction)), 0])
+    rot, _ = cv2.Rodrigues(axis * math.radians(degrees))
+    hm = k @ rot @ np.linalg.inv(k)
+    # Keep the picture centre where it was and the scale there about the same.
+    c = hm @ np.array([W / 2, H / 2, 1.0])
+    c = c[:2] / c[2]
+    shift = np.array([[1, 0, W / 2 - c[0]], [0, 1, H / 2 - c[1]], [0, 0, 1]])
+    return shift @ hm
+
+
 def camera_homography(size: tuple[int, int], rng: np.random.Generator, tilt: float
                       ) -> np.ndarray:
-    """Table plane (pixels, same size as the picture, extended) -> picture, for a camera
-    tilted by ``tilt`` (0: straight down; 0.3: strong perspective) in a random direction."""
-    W, H = size
-    src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
-    k = tilt * rng.uniform(0.5, 1.0)
-    # Shrink one side of the picture rectangle: the far edge looks shorter.
-    dst = src.copy()
-    side = int(rng.integers(4))
-    a, b = side, (side + 1) % 4
-    ca, cb = dst[a].copy(), dst[b].copy()
-    mid = (ca + cb) / 2
-    dst[a] = mid + (ca - mid) * (1 - k)
-    dst[b] = mid + (cb - mid) * (1 - k)
-    dst += rng.normal(0, 0.01 * W, dst.shape).astype(np.float32)
-    return cv2.getPerspectiveTransform(src, dst)
+    """Table plane (picture-sized, extended) -> picture for a camera tilted away from
+    straight down by up to ``tilt`` x 100 degrees (0.3: 30 degrees) in a random direction."""
+    deg = 100.0 * tilt * rng.uniform(0.5, 1.0)
+    return tilt_homography(size, deg, rng.uniform(0, 360), focal=rng.uniform(0.8, 1.3))
 
 
 def _project(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -381,17 +388,23 @@ def draw_mat(px_per_mm: float = 2.0, *, colour=(60, 95, 40)) -> np.ndarray:
 
 def mat_view(size: tuple[int, int] = (640, 480), *, tilt: float = 0.12, margin: float = 0.04,
              rng: np.random.Generator | None = None) -> np.ndarray:
-    """Homography mat millimetres -> picture pixels for a camera above the mat."""
+    """Homography mat millimetres -> picture pixels for a camera above the mat, tilted
+    ``tilt`` x 100 degrees towards the mat's far edge."""
     W, H = size
     rng = rng or np.random.default_rng(0)
     s = min(W * (1 - 2 * margin) / M.MAT_W_MM, H * (1 - 2 * margin) / M.MAT_H_MM)
     w, h = M.MAT_W_MM * s, M.MAT_H_MM * s
     x0, y0 = (W - w) / 2, (H - h) / 2
-    dst = np.float32([[x0 + w * tilt / 2, y0], [x0 + w * (1 - tilt / 2), y0], [x0 + w, y0 + h],
-                      [x0, y0 + h]])
-    dst += rng.normal(0, 2.0, dst.shape).astype(np.float32)
-    src = np.float32([[0, 0], [M.MAT_W_MM, 0], [M.MAT_W_MM, M.MAT_H_MM], [0, M.MAT_H_MM]])
-    return cv2.getPerspectiveTransform(src, dst)
+    flat = np.array([[s, 0, x0], [0, s, y0], [0, 0, 1]], np.float64)
+    hm = tilt_homography(size, 100.0 * tilt, rng.normal(0, 5))
+    # Shrink to keep the whole mat, markers included, inside the picture.
+    corners = _project(hm @ flat, [[0, 0], [M.MAT_W_MM, 0], [M.MAT_W_MM, M.MAT_H_MM],
+                                   [0, M.MAT_H_MM]])
+    lo, hi = corners.min(axis=0), corners.max(axis=0)
+    fit = min(1.0, (W * (1 - margin)) / (hi[0] - lo[0]), (H * (1 - margin)) / (hi[1] - lo[1]))
+    mid = (lo + hi) / 2
+    adj = np.array([[fit, 0, W / 2 - fit * mid[0]], [0, fit, H / 2 - fit * mid[1]], [0, 0, 1]])
+    return adj @ hm @ flat
 
 
 def zone_card_corners(zone: str, dx: float = 0.0, dy: float = 0.0, angle: float = 0.0
