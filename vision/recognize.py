@@ -323,8 +323,9 @@ class Recognizer:
             return Match(None, 0.0)
         ranked = sorted(votes.items(), key=lambda kv: -kv[1])
         li, n = ranked[0]
-        # A rival whose inliers huddle in one spot (a shared symbol) is only a partial rival.
-        runner = max((m * min(1.0, self._spread.get(lj, 0.0) / MIN_SPREAD)
+        # A rival whose inliers huddle in one spot (a shared symbol) is only a partial rival:
+        # it counts fully once its inliers cover as much as a whole card match at least does.
+        runner = max((m * min(1.0, self._spread.get(lj, 0.0) / (2 * MIN_SPREAD))
                       for lj, m in ranked[1:]), default=0.0)
         score = self._score(n, runner, self._spread.get(li, 0.0))
         label = self.labels[li]
