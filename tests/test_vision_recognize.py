@@ -135,3 +135,28 @@ def test_dobble_cards_not_enrolled_stay_unknown():
     assert len(others) == 30
     for p in others:
         assert rec.classify(cv2.imread(str(p))).label is None, p
+
+
+def test_card_reader_names_each_card_once(rec, deck):
+    from vision.recognize import CardReader
+
+    clock = S.ManualClock()
+    cam = S.SyntheticCamera(deck, clock=clock, settle=0.3, seed=2)
+    reader = CardReader(rec)
+    cam.lay("a", "vampire")
+    clock.advance(0.5)
+    first = reader.read(cam.read().image)
+    assert [r.label for r in first] == ["vampire"] and reader.named == 1
+    for _ in range(3):  # nothing moves: no new naming, same answer
+        clock.advance(0.1)
+        assert [r.label for r in reader.read(cam.read().image)] == ["vampire"]
+        clock.advance(0.1)
+        assert [r.label for r in reader.read(cam.read().image, force=True)] == ["vampire"]
+    assert reader.named == 1
+    cam.lay("b", "cook")
+    clock.advance(0.5)
+    got = sorted(r.label for r in reader.read(cam.read().image))
+    assert got == ["cook", "vampire"] and reader.named == 2
+    cam.take("a")
+    clock.advance(0.5)
+    assert [r.label for r in reader.read(cam.read().image)] == ["cook"]

@@ -16,6 +16,7 @@ import numpy as np
 
 # A card's long side over its short side is 88 / 63 = 1.40; a tilted camera changes it.
 MIN_ASPECT, MAX_ASPECT = 1.1, 1.85
+SQUARISH = 1.2  # below this a candidate is checked for being one of the mat's markers
 MIN_AREA_FRAC = 0.008  # of the picture (a card at least about 50 x 70 pixels at 640 x 480)
 MAX_AREA_FRAC = 0.5
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
@@ -95,6 +96,42 @@ def _roughly_card_shaped(q: np.ndarray) -> bool:
     b = sides[1] + sides[3]
     ratio = max(a, b) / max(1e-6, min(a, b))
     return 0.9 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
+
+
+def _aspect(q: np.ndarray) -> float:
+    d = q - q[[1, 2, 3, 0]]
+    sides = np.sqrt((d * d).sum(axis=1))
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(a, b) / max(1e-6, min(a, b)))
+
+
+_MARKER_DETECTOR = None
+
+
+def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
+    """Is this squarish quad one of the mat's ArUco markers (with its white margin)?"""
+    global _MARKER_DETECTOR
+    # Cheap look first: a marker is a black band (its border) inside a light margin.
+    m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [49, 0], [49, 49], [0, 49]]))
+    small = cv2.warpPerspective(grey, m, (50, 50)).astype(np.float32)
+    margin = np.concatenate([small[1:3, 5:45].ravel(), small[47:49, 5:45].ravel(),
+                             small[5:45, 1:3].ravel(), small[5:45, 47:49].ravel()])
+    band = np.concatenate([small[6:10, 12:38].ravel(), small[40:44, 12:38].ravel(),
+                           small[12:38, 6:10].ravel(), small[12:38, 40:44].ravel()])
+    if not np.median(band) < 0.6 * np.median(margin):
+        return False
+    if _MARKER_DETECTOR is None:
+        from vision.mat import ARUCO_DICT
+
+        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
+        _MARKER_DETECTOR = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    side, pad = 128, 48
+    dst = np.float32([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]])
+    m = cv2.getPerspectiveTransform(np.float32(q), dst)
+    patch = cv2.warpPerspective(grey, m, (side + 2 * pad, side + 2 * pad),
+                                borderMode=cv2.BORDER_REPLICATE)
+    _, ids, _ = _MARKER_DETECTOR.detectMarkers(patch)
+    return ids is not None and len(ids) > 0
 
 
 def _card_shaped(q: np.ndarray, img_area: float) -> bool:
@@ -245,6 +282,8 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         if not _card_shaped(q, img_area):
             continue
         if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
+            continue
+        if _aspect(q) < SQUARISH and _is_marker(grey, q):
             continue
         cands.append((float(s.mean()), q))
         fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4

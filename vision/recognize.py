@@ -390,3 +390,47 @@ class Recognizer:
                 key = tuple(sorted((self.labels[li], self.labels[lj])))
                 pairs[key] = max(pairs.get(key, 0.0), round(float(closeness), 3))
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
+
+
+class CardReader:
+    """Reads the cards of a live picture frame after frame, doing as little as it can.
+
+    A frame in which nothing changed (``vision.detect.changed``) returns the last readings at
+    once. Otherwise the cards are found again, and a card whose outline and pixels match one
+    already named keeps its name; only new or altered cards are named again.
+    """
+
+    THUMB = (24, 32)
+
+    def __init__(self, recognizer: Recognizer, *, min_iou: float = 0.85,
+                 max_pixel_change: float = 14.0) -> None:
+        self.recognizer = recognizer
+        self.min_iou = min_iou
+        self.max_pixel_change = max_pixel_change
+        self._prev: np.ndarray | None = None
+        self._memory: list[tuple[Reading, np.ndarray]] = []
+        self.named = 0  # how many times a card was named (classified) so far
+
+    def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
+        from vision.detect import changed, find_cards, quad_iou
+
+        if not force and self._prev is not None and not changed(self._prev, image):
+            return [r for r, _ in self._memory]
+        self._prev = image
+        grey = _grey(image)
+        memory = []
+        for corners in find_cards(image):
+            thumb = warp_quad(grey, corners, self.THUMB).astype(np.int16)
+            reading = None
+            for old, old_thumb in self._memory:
+                if (quad_iou(old.corners, corners) >= self.min_iou
+                        and float(np.abs(old_thumb - thumb).mean()) <= self.max_pixel_change):
+                    reading = Reading(old.label, old.score, corners)
+                    break
+            if reading is None:
+                m = self.recognizer.classify_quad(image, corners)
+                self.named += 1
+                reading = Reading(m.label, m.score, corners)
+            memory.append((reading, thumb))
+        self._memory = memory
+        return [r for r, _ in memory]

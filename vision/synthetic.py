@@ -379,7 +379,14 @@ def draw_mat(px_per_mm: float = 2.0, *, colour=(60, 95, 40)) -> np.ndarray:
     for z in M.ZONES:
         p0 = (round(z.x * px_per_mm), round(z.y * px_per_mm))
         p1 = (round((z.x + z.w) * px_per_mm), round((z.y + z.h) * px_per_mm))
-        cv2.rectangle(img, p0, p1, (150, 190, 200), max(1, round(1.2 * px_per_mm)), cv2.LINE_AA)
+        # Corner marks, not a closed frame: a closed card-sized rectangle would look like a card.
+        t = max(1, round(1.2 * px_per_mm))
+        arm = round(12 * px_per_mm)
+        for (x, y), (sx, sy) in zip(((p0[0], p0[1]), (p1[0], p0[1]), (p1[0], p1[1]),
+                                     (p0[0], p1[1])), ((1, 1), (-1, 1), (-1, -1), (1, -1)),
+                                    strict=True):
+            cv2.line(img, (x, y), (x + sx * arm, y), (150, 190, 200), t, cv2.LINE_AA)
+            cv2.line(img, (x, y), (x, y + sy * arm), (150, 190, 200), t, cv2.LINE_AA)
         cv2.putText(img, z.name.upper(), (p0[0] + 4, p1[1] + round(9 * px_per_mm)),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.25 * px_per_mm, (150, 190, 200),
                     max(1, round(px_per_mm)), cv2.LINE_AA)
