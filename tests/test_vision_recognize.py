@@ -160,3 +160,14 @@ def test_card_reader_names_each_card_once(rec, deck):
     cam.take("a")
     clock.advance(0.5)
     assert [r.label for r in reader.read(cam.read().image)] == ["cook"]
+
+
+def test_card_reader_sees_a_card_swapped_in_place(rec, deck):
+    from vision.recognize import CardReader
+
+    reader = CardReader(rec)
+    before = S.mat_scene(deck, {"a": "vampire"}, jitter=False, rng=1).image
+    after = S.mat_scene(deck, {"a": "butler"}, jitter=False, rng=1).image
+    assert [r.label for r in reader.read(before)] == ["vampire"]
+    assert [r.label for r in reader.read(after)] == ["butler"]
+    assert reader.named == 2

@@ -95,7 +95,7 @@ def _roughly_card_shaped(q: np.ndarray) -> bool:
     a = sides[0] + sides[2]
     b = sides[1] + sides[3]
     ratio = max(a, b) / max(1e-6, min(a, b))
-    return 0.9 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
+    return 0.97 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
 
 
 def _aspect(q: np.ndarray) -> float:
@@ -106,10 +106,21 @@ def _aspect(q: np.ndarray) -> float:
 
 
 _MARKER_DETECTOR = None
+_RECENT_MARKERS: list[np.ndarray] = []  # markers seen lately: a fixed camera sees them again
 
 
 def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     """Is this squarish quad one of the mat's ArUco markers (with its white margin)?"""
+    if any(quad_iou(q, m) > 0.9 for m in _RECENT_MARKERS):
+        return True
+    if _looks_like_marker(grey, q):
+        _RECENT_MARKERS.append(q)
+        del _RECENT_MARKERS[:-8]
+        return True
+    return False
+
+
+def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     global _MARKER_DETECTOR
     # Cheap look first: a marker is a black band (its border) inside a light margin.
     m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [49, 0], [49, 49], [0, 49]]))
@@ -248,6 +259,7 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     cands: list[tuple[float, np.ndarray]] = []
     seen: list[tuple[float, float, float]] = []
     found: list[tuple[float, float, float]] = []
+    markers: list[np.ndarray] = []
     big = []
     for c in contours:
         if len(c) < 4:
@@ -264,7 +276,7 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         if q is None or not cv2.isContourConvex(q.reshape(-1, 1, 2)):
             continue
         area = cv2.contourArea(q)
-        if area < 0.5 * MIN_AREA_FRAC * img_area:
+        if not 0.7 * MIN_AREA_FRAC * img_area <= area <= 1.2 * MAX_AREA_FRAC * img_area:
             continue
         # The two sides of one edge line give the same quad: look at it once.
         cx, cy = (q[0] + q[1] + q[2] + q[3]) / 4
@@ -277,13 +289,16 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         if any(abs(cx - x) < 3.0 and abs(cy - y) < 3.0 and 0.7 * a < area < a
                for x, y, a in found):
             continue  # the inside of a card already found
+        if any(cv2.pointPolygonTest(m, (float(cx), float(cy)), False) > 0 for m in markers):
+            continue  # the inside of a marker
+        if _aspect(q) < SQUARISH and _is_marker(grey, q):
+            markers.append(q.reshape(-1, 1, 2))
+            continue
         short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
         q, s = _refine(q, near, REACH * short)
         if not _card_shaped(q, img_area):
             continue
         if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
-            continue
-        if _aspect(q) < SQUARISH and _is_marker(grey, q):
             continue
         cands.append((float(s.mean()), q))
         fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4

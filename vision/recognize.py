@@ -396,41 +396,50 @@ class CardReader:
     """Reads the cards of a live picture frame after frame, doing as little as it can.
 
     A frame in which nothing changed (``vision.detect.changed``) returns the last readings at
-    once. Otherwise the cards are found again, and a card whose outline and pixels match one
-    already named keeps its name; only new or altered cards are named again.
+    once. Otherwise the cards are found again; a card found where one was named before, whose
+    pixels there have not changed (beyond sensor noise), keeps its name. Only new or altered
+    cards are named again.
     """
 
-    THUMB = (24, 32)
-
     def __init__(self, recognizer: Recognizer, *, min_iou: float = 0.85,
-                 max_pixel_change: float = 14.0) -> None:
+                 level: int = 25, max_changed: float = 0.02) -> None:
         self.recognizer = recognizer
         self.min_iou = min_iou
-        self.max_pixel_change = max_pixel_change
+        self.level = level  # grey levels a pixel must change by to count as changed
+        self.max_changed = max_changed  # share of changed pixels a card may have and stay
         self._prev: np.ndarray | None = None
-        self._memory: list[tuple[Reading, np.ndarray]] = []
+        self._memory: list[tuple[Reading, tuple[int, int, int, int], np.ndarray]] = []
         self.named = 0  # how many times a card was named (classified) so far
 
     def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
         from vision.detect import changed, find_cards, quad_iou
 
         if not force and self._prev is not None and not changed(self._prev, image):
-            return [r for r, _ in self._memory]
+            return [r for r, _, _ in self._memory]
         self._prev = image
         grey = _grey(image)
+        h, w = grey.shape[:2]
         memory = []
         for corners in find_cards(image):
-            thumb = warp_quad(grey, corners, self.THUMB).astype(np.int16)
+            x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+            box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
             reading = None
-            for old, old_thumb in self._memory:
-                if (quad_iou(old.corners, corners) >= self.min_iou
-                        and float(np.abs(old_thumb - thumb).mean()) <= self.max_pixel_change):
-                    reading = Reading(old.label, old.score, corners)
+            for old, obox, opix in self._memory:
+                if quad_iou(old.corners, corners) < self.min_iou:
+                    continue
+                # Compare the pixels where the card was named with the same pixels now.
+                bx0, by0, bx1, by1 = obox
+                now = grey[by0:by1, bx0:bx1]
+                moved = np.count_nonzero(cv2.absdiff(now, opix)[::2, ::2] > self.level)
+                if moved <= self.max_changed * now[::2, ::2].size:
+                    reading, box, pix = Reading(old.label, old.score, corners), obox, opix
                     break
             if reading is None:
                 m = self.recognizer.classify_quad(image, corners)
                 self.named += 1
                 reading = Reading(m.label, m.score, corners)
-            memory.append((reading, thumb))
+                pix = grey[box[1]:box[3], box[0]:box[2]].copy()
+            memory.append((reading, box, pix))
         self._memory = memory
-        return [r for r, _ in memory]
+        return [r for r, _, _ in memory]
