@@ -46,8 +46,8 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
 def _edges(grey: np.ndarray) -> np.ndarray:
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(blurred[::4, ::4]))
-    lo = max(10.0, 0.4 * med)
-    hi = max(30.0, min(255.0, 1.0 * med))
+    lo = max(10.0, min(40.0, 0.4 * med))
+    hi = max(30.0, min(110.0, 1.0 * med))
     return cv2.Canny(blurred, lo, hi)
 
 
