@@ -171,3 +171,13 @@ def test_card_reader_sees_a_card_swapped_in_place(rec, deck):
     assert [r.label for r in reader.read(before)] == ["vampire"]
     assert [r.label for r in reader.read(after)] == ["butler"]
     assert reader.named == 2
+
+
+def test_a_loosely_cropped_photo_of_one_card(rec, deck):
+    img = deck["butler"]
+    p = img.shape[1] // 2
+    photo = cv2.copyMakeBorder(img, 2 * p, p // 2, p // 2, p, cv2.BORDER_CONSTANT,
+                               value=(60, 90, 40))
+    photo = cv2.resize(photo, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA)
+    assert rec.classify(photo, find_card=False).label is None  # not as it is...
+    assert rec.classify(photo).label == "butler"  # ...but once the card is cut out

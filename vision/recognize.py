@@ -314,9 +314,24 @@ class Recognizer:
             best[li] = max(best.get(li, 0), n)
         return best
 
-    def classify(self, card_bgr: np.ndarray) -> Match:
-        """Which card is this cropped picture (any rotation)? Label None when not sure."""
-        return self._decide(self._votes(card_bgr))
+    def classify(self, card_bgr: np.ndarray, *, find_card: bool = True) -> Match:
+        """Which card is this cropped picture (any rotation)? Label None when not sure.
+
+        When the picture is not recognised as it is and holds one clearly outlined card with
+        some background around it (a loosely cropped photo), that card is cut out and tried
+        once more (``find_card=False`` skips this).
+        """
+        match = self._decide(self._votes(card_bgr))
+        if match.label is None and find_card:
+            from vision.detect import find_cards
+
+            h, w = card_bgr.shape[:2]
+            quads = [q for q in find_cards(card_bgr) if cv2.contourArea(q) >= 0.15 * h * w]
+            if len(quads) == 1:
+                again = self.classify(warp_quad(card_bgr, quads[0]), find_card=False)
+                if again.label is not None:
+                    return again
+        return match
 
     def _decide(self, votes: dict[int, int]) -> Match:
         if not votes:
@@ -342,7 +357,7 @@ class Recognizer:
 
     def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again."""
-        return self.classify(warp_quad(image, corners))
+        return self.classify(warp_quad(image, corners), find_card=False)
 
     def read(self, image: np.ndarray) -> list[Reading]:
         """Every card on the scene: where it is and which card it is (label None if unsure)."""
