@@ -45,7 +45,7 @@ CENTRE_TOL = 0.1
 MIN_SPREAD = 0.06
 DEFAULT_THRESHOLD = 0.5
 # Each reference is also enrolled as seen at these sizes (longer side, pixels).
-LOW_RES_VIEWS = (110,)
+LOW_RES_VIEWS = (110, 75)
 
 
 class EnrolmentError(ValueError):
