@@ -35,6 +35,7 @@ WORK_SIDE = 320
 # The warped crop of a card quad (portrait, card proportions 63 x 88).
 CROP_W, CROP_H = 230, 320
 MIN_INLIERS = 10
+CHECKS = 64  # FLANN leaves looked at per query feature
 RATIO = 0.85
 N_FEATURES = 600
 RANSAC_PX = 8.0
@@ -219,7 +220,9 @@ class Recognizer:
         self._ref_of = np.concatenate(ref_ids)
         self._pts = np.vstack(points)
         self._ang = np.concatenate(angles)
-        self._matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": 64})
+        # Randomised trees: seed them so the same references always give the same answers.
+        cv2.setRNGSeed(12345)
+        self._matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": CHECKS})
         self._matcher.add([self._desc])
         self._matcher.train()
 
