@@ -1,0 +1,171 @@
+"""The table log: one JSON object per line, one game per file (see docs/table-log.md).
+
+Writing: every accepted event is one line, flushed and fsynced before `append` returns, so
+a power cut loses nothing the screen has shown. Reading: a line cut short by a power cut
+(the last line, with no newline) is dropped with a message; anything else that is wrong is
+reported with its 1-based line number.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Game
+from companion.errors import LogFormatError, TableError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BadLine:
+    line: int  # 1-based
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"line": self.line, "message": self.message}}
+
+
+@dataclass
+class Replay:
+    game: Game
+    error: BadLine | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def encode(event: Mapping[str, Any]) -> bytes:
+    return (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _decode(raw: bytes) -> Any:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LogFormatError("the line is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise LogFormatError(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
+    """Replay a whole log. Stops at the first bad line and keeps the state before it.
+
+    With torn_tail_ok, a last line that has no newline and does not decode is taken for a
+    line cut short by a power cut: it is dropped with a message instead of being an error.
+    """
+    game = Game()
+    lines = data.split(b"\n")
+    problems: list[str] = []
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            event = _decode(raw)
+        except LogFormatError as exc:
+            if torn_tail_ok and number == len(lines):
+                msg = f"line {number} was cut short (power cut?) and was dropped: {exc}"
+                log.warning("table log: %s", msg)
+                problems.append(msg)
+                break
+            return Replay(game, BadLine(number, str(exc)), problems)
+        try:
+            game.push(event)
+        except TableError as exc:
+            return Replay(game, BadLine(number, str(exc)), problems)
+    if not game.started:
+        return Replay(game, BadLine(1, "the log holds no game: its first line must be a game line"),
+                      problems)
+    return Replay(game, None, problems)
+
+
+def replay_file(path: str | os.PathLike[str], *, torn_tail_ok: bool = False) -> Replay:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return Replay(Game(), BadLine(0, f"cannot read the log {str(path)!r}: {exc.strerror}"))
+    return replay_bytes(data, torn_tail_ok=torn_tail_ok)
+
+
+def load_game(events: Iterable[Mapping[str, Any]]) -> Game:
+    """A Game from decoded events, undo lines included. Raises TableError on a bad one."""
+    game = Game()
+    for event in events:
+        game.push(event)
+    return game
+
+
+class TableLog:
+    """Appends events to a log file, each on disk before `append` returns.
+
+    Opening a file whose last line was cut short cuts that fragment off first, so the next
+    line starts clean; `repaired` says what was dropped.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.path = Path(path)
+        self.fsync = fsync
+        self.repaired: str | None = None
+        new = not self.path.exists()
+        self._file = open(self.path, "ab")  # noqa: SIM115 - kept open for the game's life
+        if new:
+            self._sync_dir()
+        else:
+            self._cut_torn_tail()
+
+    def _cut_torn_tail(self) -> None:
+        size = self._file.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        with open(self.path, "rb") as f:
+            data = f.read()
+        if data.endswith(b"\n"):
+            return
+        keep = data.rfind(b"\n") + 1
+        fragment = data[keep:]
+        try:
+            _decode(fragment)
+        except LogFormatError:
+            self._file.truncate(keep)
+            self.repaired = f"dropped a line cut short at the end of {self.path.name}"
+            log.warning("table log: %s: %r", self.repaired, fragment[:80])
+        else:
+            self._file.write(b"\n")  # a whole line that only lacked its newline
+        self._flush()
+
+    def append(self, event: Mapping[str, Any]) -> None:
+        """Write one event line. Raises OSError (disk full, unplugged) with nothing half-done
+        that the next open would not repair."""
+        self._file.write(encode(event))
+        self._flush()
+
+    def _flush(self) -> None:
+        self._file.flush()
+        if self.fsync:
+            os.fsync(self._file.fileno())
+
+    def _sync_dir(self) -> None:
+        if not self.fsync:
+            return
+        try:
+            fd = os.open(self.path.parent, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> TableLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
