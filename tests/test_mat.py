@@ -148,3 +148,18 @@ def test_make_mat_script_writes_the_png(tmp_path):
     assert make_mat.main(["--out", str(out), "--dpi", "50"]) == 0
     image = cv2.imread(str(out))
     assert image.shape[:2] == (round(MAT_H_MM * 50 / 25.4), round(MAT_W_MM * 50 / 25.4))
+
+
+def test_card_sized_tells_cards_from_slots_and_markers(mat_image):
+    from vision.mat import CARD_H_MM, CARD_W_MM, card_sized_mm
+
+    card = cv2.boxPoints(((200, 150), (CARD_W_MM, CARD_H_MM), 33.0))
+    assert card_sized_mm(card)
+    assert card_sized_mm(cv2.boxPoints(((200, 150), (CARD_W_MM * 1.1, CARD_H_MM * 0.92), 0)))
+    slot = zone_corners_mm(ZONES[0])
+    assert not card_sized_mm(slot)
+    assert not card_sized_mm(cv2.boxPoints(((60, 60), (40, 40), 0.0)))  # a marker
+    photo, truth = photograph(mat_image, TILTED)
+    view = find_mat(photo)
+    assert view.card_sized(to_px(truth, card))
+    assert not view.card_sized(to_px(truth, slot))

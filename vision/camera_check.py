@@ -89,8 +89,11 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
         found = []
     for label, score, corners in found:
         corners = np.asarray(corners, np.float32).reshape(4, 2)
+        if view is not None and not view.card_sized(corners):
+            continue  # a slot's outline, a marker: not a card
         zone = view.zone_of(corners) if view is not None else None
         cards.append(SeenCard(label, score, corners, zone.name if zone else None))
+    cards.sort(key=lambda c: (c.zone is None, c.zone or "", float(c.corners[:, 0].mean())))
     picture = draw(image, markers, view, cards, recognizer is not None)
     return CheckReport(markers, view, cards, recognizer is not None, picture)
 

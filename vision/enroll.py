@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.mat import CARD_H_MM, CARD_W_MM, MatView, detect_markers, mat_from_markers
+from vision.mat import MatView, detect_markers, mat_from_markers
 
 IDENTITIES = ("ghost", "vampire", "living_armor", "butler", "cook", "cleaner")
 LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -72,14 +72,8 @@ def pick_card(cards: list, view: MatView | None, slot: str = "a") -> np.ndarray 
 
 
 def card_size_ok(quad: np.ndarray, view: MatView | None) -> bool:
-    """Whether the quad has a card's shape on the mat (when the mat is known)."""
-    if view is None:
-        return True
-    mm = view.image_to_mat(quad)
-    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
-    short, long_ = sorted((sides[0] + sides[2], sides[1] + sides[3]))
-    return (abs(short / 2 - CARD_W_MM) < 0.25 * CARD_W_MM
-            and abs(long_ / 2 - CARD_H_MM) < 0.25 * CARD_H_MM)
+    """Whether the quad has a card's size on the mat (when the mat is known)."""
+    return view is None or view.card_sized(quad)
 
 
 @dataclass
@@ -105,9 +99,12 @@ def pretty(label: str) -> str:
 def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
            find_cards: Callable[[np.ndarray], list], ask: Callable[[str], str] = input,
            say: Callable[[str], None] = print, slot: str = "a", flush: int = 2,
-           timeout: float = 10.0, attempts: int = 3) -> EnrollResult:
+           timeout: float = 10.0, attempts: int = 3,
+           before_capture: Callable[[str], None] | None = None) -> EnrollResult:
     """Guided capture of one reference per label. ``source`` is a ResilientSource (or
-    anything with ``wait_frame(timeout)``, ``status`` and ``message``)."""
+    anything with ``wait_frame(timeout)``, ``status`` and ``message``). ``before_capture``
+    is called with the label once the player has pressed Enter (the synthetic table uses it
+    to lay the card itself)."""
     import cv2
 
     labels = check_labels(labels)
@@ -132,6 +129,8 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                 say(f"{answer!r} is not an answer here: press Enter to take the picture, "
                     "s to skip this card, q to stop.")
                 continue
+            if before_capture is not None:
+                before_capture(label)
             frame = None
             for _ in range(flush + 1):
                 frame = source.wait_frame(timeout) or frame
@@ -174,3 +173,59 @@ def alike_pairs(recognizer: Any) -> list[tuple[str, str, float]]:
             a, b, score = item.a, item.b, item.score
         pairs.append((str(a), str(b), float(score)))
     return pairs
+
+
+REF_SUFFIXES = (".png", ".jpg", ".jpeg")
+LEAVE_ONE_OUT_MAX = 30  # beyond this many cards the check below would take too long
+
+
+def load_references(folder: str | Path) -> dict[str, list[np.ndarray]]:
+    """The reference pictures of ``DIR/<label>/*`` and ``DIR/<label>.*`` by label."""
+    import cv2
+
+    refs: dict[str, list[np.ndarray]] = {}
+    for entry in sorted(Path(folder).iterdir()):
+        if entry.name.startswith(("_", ".")):
+            continue
+        files = (sorted(p for p in entry.iterdir() if p.suffix.lower() in REF_SUFFIXES)
+                 if entry.is_dir() else [entry] if entry.suffix.lower() in REF_SUFFIXES else [])
+        label = entry.name if entry.is_dir() else entry.stem
+        for path in files:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                refs.setdefault(label, []).append(image)
+    return refs
+
+
+def mistaken_pairs(refs: dict[str, list[np.ndarray]],
+                   make_recognizer: Callable[[dict], Any]) -> list[tuple[str, str, float]]:
+    """Cards that would be taken for another: each card's pictures, read by a recogniser that
+    knows every card but that one. A card named as another one (a, b, score) is too alike.
+    Two pictures of the same art under two names are caught here even when each picture
+    only matches itself best."""
+    pairs: dict[tuple[str, str], float] = {}
+    if len(refs) > LEAVE_ONE_OUT_MAX:
+        return []
+    for label, pictures in refs.items():
+        others = {k: v for k, v in refs.items() if k != label}
+        if not others:
+            continue
+        recognizer = make_recognizer(others)
+        for picture in pictures:
+            match = recognizer.classify(picture)
+            if match.label is not None:
+                key = tuple(sorted((label, match.label)))
+                pairs[key] = max(pairs.get(key, 0.0), float(match.score))
+    return sorted(((a, b, s) for (a, b), s in pairs.items()), key=lambda p: -p[2])
+
+
+def too_alike(folder: str | Path, recognizer_class: Any) -> list[tuple[str, str, float]]:
+    """Every pair of enrolled cards too alike to tell apart: the recogniser's own check and
+    the leave-one-card-out check, worst first, each pair once."""
+    found: dict[tuple[str, str], float] = {}
+    pairs = alike_pairs(recognizer_class.from_dir(folder))
+    pairs += mistaken_pairs(load_references(folder), recognizer_class)
+    for a, b, score in pairs:
+        key = tuple(sorted((a, b)))
+        found[key] = max(found.get(key, 0.0), score)
+    return sorted(((a, b, s) for (a, b), s in found.items()), key=lambda p: -p[2])

@@ -83,6 +83,7 @@ def marker_corners_mm(marker_id: int) -> np.ndarray:
 
 # ----------------------------------------------------------------------- finding the mat
 
+CARD_SIZE_TOLERANCE = 0.15
 MIN_MARKERS = 2  # two markers (8 corners) fix the homography; three or four make it robust
 
 
@@ -136,10 +137,23 @@ class MatView:
         """The slot in which the card with these image corners lies (by its centre), or None."""
         return zone_at(*self.card_centre_mm(corners))
 
+    def card_sized(self, corners, tolerance: float = CARD_SIZE_TOLERANCE) -> bool:
+        """Whether the quad (image px) measures a card on the mat (63 x 88 mm, give or take
+        ``tolerance``): slot outlines, markers and cards still in the air do not."""
+        return card_sized_mm(self.image_to_mat(corners), tolerance)
+
     def outline_px(self) -> np.ndarray:
         corners = np.array([(0, 0), (MAT_W_MM, 0), (MAT_W_MM, MAT_H_MM), (0, MAT_H_MM)],
                            np.float32)
         return self.mat_to_image(corners)
+
+
+def card_sized_mm(corners_mm, tolerance: float = 0.15) -> bool:
+    """Whether four corners (mm, in order around) measure a card, give or take ``tolerance``."""
+    mm = np.asarray(corners_mm, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return (abs(short / CARD_W_MM - 1) <= tolerance and abs(long_ / CARD_H_MM - 1) <= tolerance)
 
 
 def _transform(h: np.ndarray, points) -> np.ndarray:

@@ -449,8 +449,11 @@ def make_source(config: Mapping[str, Any], *,
         from vision.synthetic import SyntheticCamera
     except ImportError as exc:
         raise CameraError("The synthetic camera is not available in this installation.") from exc
+    for key in ("size",):
+        if isinstance(options.get(key), list):
+            options[key] = tuple(options[key])
     try:
-        return SyntheticCamera(**options)
+        return SyntheticCamera(clock=clock, **options)
     except TypeError as exc:
         raise SourceConfigError(f"synthetic camera settings {options!r}: {exc}") from None
 

@@ -160,7 +160,7 @@ def _show(picture) -> bool:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import EnrollError, alike_pairs, check_labels, enroll, pretty
+    from vision.enroll import EnrollError, check_labels, enroll, pretty, too_alike
 
     try:
         labels = check_labels(s.strip() for s in args.labels.split(",") if s.strip())
@@ -176,9 +176,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 2
     flush = 0 if config.get("kind") == "folder" else 2
+    hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
+        "kind") == "synthetic" else None
     try:
         result = enroll(source, args.out, labels, find_cards=find_cards, ask=_ask,
-                        slot=args.slot, flush=flush, timeout=args.timeout)
+                        slot=args.slot, flush=flush, timeout=args.timeout, before_capture=hook)
     except EnrollError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -192,11 +194,31 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    for a, b, score in alike_pairs(recognizer):
+    for a, b, score in too_alike(args.out, type(recognizer)):
         print(f"Warning: {pretty(a)} and {pretty(b)} look too alike to tell apart "
               f"(similarity {score:.2f}). Take their pictures again in steady light, "
               "flat in the slot, or the companion may ask which card it is.")
     return 0 if not result.skipped and not result.stopped else 1
+
+
+def _synthetic_player(source, slot: str, timeout: float):
+    """On the synthetic table nobody lays the cards: lay each asked card in the slot (taking
+    the previous one away) and wait until it lies still."""
+    import time
+
+    def lay(label: str) -> None:
+        source.wait_frame(timeout)  # opens the camera if it is not open yet
+        camera = source.source
+        if camera is None or not hasattr(camera, "lay"):
+            return
+        if slot in camera.lying():
+            camera.take(slot)
+            time.sleep(camera.settle)
+        if label in camera.cards:
+            camera.lay(slot, label)
+            time.sleep(camera.settle)
+
+    return lay
 
 
 def _ask(prompt: str) -> str:

@@ -272,7 +272,9 @@ class RevealTracker:
             self.placed = []
             return []
         readings = self.recognizer.read(image)
-        self.placed = [self._place(r) for r in readings]
+        # What does not measure a card on the mat (a slot's outline, a marker, a card still
+        # in the air) is not a card lying there.
+        self.placed = [self._place(r) for r in readings if self.mat.card_sized(r.corners)]
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
