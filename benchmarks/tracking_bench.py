@@ -60,12 +60,16 @@ def minimal_pipeline(image):
     return contours
 
 
-def per_frame_ms(fn, frames):
+def per_frame_ms(fn, frames, repeats=3):
+    """Best of `repeats` runs (the machine is shared: the best run is the least disturbed)."""
     fn(frames[0])  # warm up
-    start = time.perf_counter()
-    for f in frames:
-        fn(f)
-    return (time.perf_counter() - start) * 1000 / len(frames)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for f in frames:
+            fn(f)
+        best = min(best, (time.perf_counter() - start) * 1000 / len(frames))
+    return best
 
 
 def recogniser():
@@ -81,7 +85,7 @@ def recogniser():
         print(f"(no recogniser: {exc})")
         return None, None
     cards = []
-    for path in sorted(p for p in refs.rglob("*.png") if p.is_file())[:2]:
+    for path in sorted(p for p in refs.glob("*.png") if not p.name.startswith("_"))[:2]:
         cards.append(cv2.imread(str(path)))
     return rec, cards
 
@@ -121,9 +125,14 @@ def main(argv=None) -> int:
         moving.append(f)
     tracker2 = RevealTracker(rec)  # looks for the mat again every 2 s of frames
     clock = iter(np.arange(0, 10_000, 1 / 15))
-    changed_ms = per_frame_ms(lambda f: tracker2.feed(Frame(f, next(clock))), moving)
-    assert tracker2.examined >= len(moving), "a moving frame was skipped"
+
+    def feed_moving(f):
+        tracker2._last_small = None  # every frame counts as moved, even on repeats
+        tracker2.feed(Frame(f, next(clock)))
+
+    changed_ms = per_frame_ms(feed_moving, moving)
     markers_ms = per_frame_ms(detect_markers, frames)
+    read_ms = per_frame_ms(rec.read, moving)
 
     print(f"frames: {args.frames} at 640x480 ({what})")
     print(f"minimal contour pipeline:      {contour_ms:7.2f} ms/frame")
@@ -131,6 +140,7 @@ def main(argv=None) -> int:
           f"= {unchanged_ms / contour_ms:.2f}x contour (target <= 0.5x)")
     print(f"something moved (examined):    {changed_ms:7.2f} ms/frame  "
           f"= {changed_ms / contour_ms:.2f}x contour")
+    print(f"  the recogniser alone:        {read_ms:7.2f} ms/frame")
     print(f"mat marker search, when due:   {markers_ms:7.2f} ms (every 2 s while things move)")
     return 0
 
