@@ -81,3 +81,18 @@ def test_default_source(monkeypatch):
     assert default_source() == "folder:/x"
     monkeypatch.delenv("COMPANION_CAMERA")
     assert default_source() in ("picamera2", "opencv:0")
+
+
+def test_registering_the_commands_loads_no_heavy_module():
+    import subprocess
+    import sys
+
+    from vision import enroll, table_commands
+
+    assert table_commands.IDENTITIES == enroll.IDENTITIES
+    check = ("import sys, argparse; from vision.table_commands import register_table_commands; "
+             "register_table_commands(argparse.ArgumentParser().add_subparsers()); "
+             "print(sorted(m for m in ('cv2', 'numpy', 'pygame') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
