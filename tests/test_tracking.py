@@ -103,6 +103,32 @@ def test_a_laid_card_that_turns_unreadable_for_long_asks_again():
     assert run(logic, [{"a": UNREADABLE}] * 4) == [CardTaken("vampire", "a"), CardUnsure("a")]
 
 
+def test_the_players_choice_for_an_unread_card_is_kept():
+    logic = RevealLogic(stable_frames=2, unsure_frames=2)
+    assert run(logic, [{"b": UNREADABLE}] * 2) == [CardUnsure("b")]
+    logic.assume("b", "ghost")  # picked in the card picker
+    assert logic.lying == {"b": "ghost"}
+    # the card becomes readable as what was picked: nothing new
+    assert run(logic, [{"b": UNREADABLE}] * 20 + [{"b": GHOST}] * 5) == []
+    # read clearly as another card: reported as a swap, never changed silently
+    assert run(logic, [{"b": VAMPIRE}] * 2) == [CardTaken("ghost", "b"),
+                                                CardLaid("vampire", "b", 0.9)]
+    # and once taken, an unreadable card there asks again
+    assert run(logic, [{}] * 4 + [{"b": UNREADABLE}] * 2) == [CardTaken("vampire", "b"),
+                                                              CardUnsure("b")]
+
+
+def test_resuming_with_cards_already_lying():
+    logic = RevealLogic(stable_frames=2, taken_frames=2, lying={"a": "vampire"})
+    assert run(logic, [{"a": VAMPIRE}] * 5) == []
+    assert run(logic, [{}] * 2) == [CardTaken("vampire", "a")]
+    logic.forget("a")
+    with pytest.raises(ValueError, match="'z'"):
+        logic.assume("z", "ghost")
+    with pytest.raises(ValueError, match="'z'"):
+        RevealLogic(lying={"z": "ghost"})
+
+
 def test_reset_forgets_the_table():
     logic = RevealLogic(stable_frames=1)
     run(logic, [{"a": VAMPIRE}])
@@ -265,4 +291,5 @@ def test_the_mat_is_remembered_when_a_hand_covers_its_corners():
     for i in range(3):  # a hand moving about over the top-left corner
         events += tracker.feed(table.frame(card, hand=(40 + 40 * i, 40)))
     assert seen == [4, 0, 0, 0]
+    assert tracker.message.startswith("The mat's corner squares are hidden (none of")
     assert events == [CardLaid("ghost", "a", 0.9)]

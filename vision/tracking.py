@@ -85,6 +85,7 @@ class _Slot:
     candidate: Any = EMPTY  # what the last frames agree on
     count: int = 0  # for how many frames in a row
     scores: list[float] = field(default_factory=list)
+    unread_is_shown: bool = False  # the players named this card: unreadable means it
 
 
 class RevealLogic:
@@ -99,7 +100,8 @@ class RevealLogic:
 
     def __init__(self, zones: Iterable[str] = tuple(z.name for z in ZONES), *,
                  stable_frames: int = 3, taken_frames: int | None = None,
-                 unsure_frames: int | None = None) -> None:
+                 unsure_frames: int | None = None,
+                 lying: Mapping[str, str | None] | None = None) -> None:
         for name, value in (("stable_frames", stable_frames), ("taken_frames", taken_frames),
                             ("unsure_frames", unsure_frames)):
             if value is not None and (not isinstance(value, int) or value < 1):
@@ -110,6 +112,8 @@ class RevealLogic:
         self._slots = {name: _Slot() for name in zones}
         if not self._slots:
             raise ValueError("no slots to watch")
+        for zone, label in (lying or {}).items():
+            self.assume(zone, label)
 
     @property
     def zones(self) -> tuple[str, ...]:
@@ -120,6 +124,26 @@ class RevealLogic:
         """The cards the app was told about: zone -> label (None: there but unread)."""
         return {name: (None if slot.shown is UNKNOWN else slot.shown)
                 for name, slot in self._slots.items() if slot.shown is not EMPTY}
+
+    def assume(self, zone: str, label: str | None) -> None:
+        """Take it as known that ``label`` lies in ``zone`` (None: an unread card; use
+        ``forget`` for nothing): the players chose it in the card picker, or the game was
+        resumed after a restart. No event is given for it; a different card read there
+        later is reported as a swap."""
+        if zone not in self._slots:
+            raise ValueError(f"no slot {zone!r} (slots: {', '.join(self._slots)})")
+        key = UNKNOWN if label is None else label
+        slot = self._slots[zone]
+        slot.shown = key
+        slot.unread_is_shown = label is not None
+        if slot.candidate != key:
+            slot.candidate, slot.count, slot.scores = key, 0, []
+
+    def forget(self, zone: str) -> None:
+        """Take it as known that nothing lies in ``zone``."""
+        if zone not in self._slots:
+            raise ValueError(f"no slot {zone!r} (slots: {', '.join(self._slots)})")
+        self._slots[zone] = _Slot()
 
     def reset(self) -> None:
         """Forget everything (e.g. the table was cleared and a new game starts)."""
@@ -147,6 +171,8 @@ class RevealLogic:
                 key: Any = EMPTY
             else:
                 key = reading.label if reading.label is not None else UNKNOWN
+            if key is UNKNOWN and slot.unread_is_shown:
+                key = slot.shown  # still the card the players named, still unreadable
             if key == slot.candidate:
                 slot.count += 1
             else:
@@ -166,6 +192,7 @@ class RevealLogic:
             elif key is UNKNOWN:
                 events.append(CardUnsure(name))
             slot.shown = key
+            slot.unread_is_shown = False
         return events
 
 
@@ -231,6 +258,10 @@ class RevealTracker:
     def lying(self) -> dict[str, str | None]:
         return self.logic.lying
 
+    def assume(self, zone: str, label: str | None) -> None:
+        """See RevealLogic.assume: e.g. the card the players picked for an unread one."""
+        self.logic.assume(zone, label)
+
     def _small(self, image: np.ndarray) -> np.ndarray:
         """A tiny grey copy: every step-th pixel, then 2x2 averaging (cheap and steady
         against sensor noise)."""
@@ -291,6 +322,9 @@ class RevealTracker:
             self.message = "Mat found."
         elif self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
+        else:
+            self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
+                            + "): going by where the mat was.")
 
     def _place(self, reading: Any) -> PlacedReading:
         assert self.mat is not None
