@@ -122,3 +122,16 @@ def test_dobble_webcam_photos_against_one_scan_each():
     assert len(files) == 110
     assert wrong == 0
     assert right >= 0.97 * len(files)
+
+
+@pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
+def test_dobble_cards_not_enrolled_stay_unknown():
+    # Any two Dobble cards share one symbol: a card that is not enrolled must not be taken
+    # for the enrolled card it shares its largest symbol with.
+    refs = {p.stem: [cv2.imread(str(p))] for p in sorted((DOBBLE / "scans").glob("*.jpg"))
+            if int(p.stem) <= 40}
+    rec = Recognizer(refs)
+    others = [p for p in sorted((DOBBLE / "webcam").glob("deck0[26]/*.jpg")) if int(p.stem) > 40]
+    assert len(others) == 30
+    for p in others:
+        assert rec.classify(cv2.imread(str(p))).label is None, p

@@ -21,6 +21,7 @@ MAX_AREA_FRAC = 0.5
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
+BLOCK_MIN, BLOCK_MAX = 0.3, 0.85  # a card inside a block, as a share of the block's area
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
 
 
@@ -234,18 +235,16 @@ def _resolve(cands: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
     areas = [_poly_area(q) for q in quads]
     n = len(quads)
     drop = [False] * n
-    # Blocks: a candidate that holds two smaller candidates which do not overlap each other.
+    # Blocks: a candidate holding a clearly smaller candidate of card size is several cards
+    # seen as one (touching side by side, or a pile whose outline looks four-sided). A card's
+    # inner frame or art panel does not count: it sits in the middle of its card.
+    centres = [q.mean(axis=0) for q in quads]
     for i in range(n):
-        kids = [j for j in range(n) if j != i and areas[j] < 0.75 * areas[i]
-                and _inter(quads[i], quads[j]) >= 0.85 * areas[j]
-                and areas[j] > 0.3 * areas[i]]
-        for a in range(len(kids)):
-            for b in range(a + 1, len(kids)):
-                ja, jb = kids[a], kids[b]
-                if _inter(quads[ja], quads[jb]) < 0.2 * min(areas[ja], areas[jb]):
-                    drop[i] = True
-                    break
-            if drop[i]:
+        for j in range(n):
+            if (j != i and BLOCK_MIN * areas[i] < areas[j] < BLOCK_MAX * areas[i]
+                    and np.linalg.norm(centres[i] - centres[j]) > 0.15 * np.sqrt(areas[i])
+                    and _inter(quads[i], quads[j]) >= 0.85 * areas[j]):
+                drop[i] = True
                 break
     # Duplicates: keep the larger of two that mostly coincide (outer edge over inner frame).
     order = sorted(range(n), key=lambda k: -areas[k])

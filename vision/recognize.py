@@ -39,13 +39,13 @@ RATIO = 0.85
 N_FEATURES = 600
 RANSAC_PX = 8.0
 ROOT_SIFT = 1
-CENTRE_PRIOR = 1
-ORIENT_CHECK = 1
 MAX_SCALE = 1.4
 CENTRE_TOL = 0.1
 # Inliers must cover at least this fraction of the reference (not one shared symbol).
 MIN_SPREAD = 0.06
 DEFAULT_THRESHOLD = 0.5
+# Each reference is also enrolled as seen at these sizes (longer side, pixels).
+LOW_RES_VIEWS = (110,)
 
 
 class EnrolmentError(ValueError):
@@ -104,6 +104,57 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (C
                                borderMode=cv2.BORDER_REPLICATE)
 
 
+def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, r_size,
+                    iters: int = 256) -> np.ndarray:
+    """RANSAC for one similarity (rotation, scale, shift) mapping query points onto
+    reference points, among plausible ones only: about the same size (within MAX_SCALE),
+    the query's centre onto the reference's centre (within CENTRE_TOL of its size). An
+    inlier lands within RANSAC_PX and turned like its feature (``turn``: the reference
+    feature's orientation minus the query feature's, degrees). Returns the inlier mask."""
+    n = len(src)
+    best = np.zeros(n, bool)
+    if n < 2:
+        return best
+    rng = np.random.default_rng(n)
+    i = rng.integers(0, n, iters)
+    j = rng.integers(0, n, iters)
+    keep = i != j
+    i, j = i[keep], j[keep]
+    # Similarity as complex numbers: z' = a z + b.
+    zs = src[:, 0] + 1j * src[:, 1]
+    zd = dst[:, 0] + 1j * dst[:, 1]
+    dz = zs[j] - zs[i]
+    ok = np.abs(dz) > 2.0
+    i, j, dz = i[ok], j[ok], dz[ok]
+    a = (zd[j] - zd[i]) / dz
+    b = zd[i] - a * zs[i]
+    scale = np.abs(a)
+    qc = q_size[0] / 2 + 1j * q_size[1] / 2
+    rc = r_size[0] / 2 + 1j * r_size[1] / 2
+    plausible = (scale >= 1 / MAX_SCALE) & (scale <= MAX_SCALE)
+    plausible &= np.abs(a * qc + b - rc) <= CENTRE_TOL * max(r_size)
+    a, b = a[plausible], b[plausible]
+    if len(a) == 0:
+        return best
+    err = np.abs(a[:, None] * zs[None, :] + b[:, None] - zd[None, :])  # hypotheses x points
+    rot = np.degrees(np.angle(a))
+    dturn = (turn[None, :] - rot[:, None] + 180.0) % 360.0 - 180.0
+    inliers = (err <= RANSAC_PX) & (np.abs(dturn) <= 25.0)
+    k = int(np.argmax(inliers.sum(axis=1)))
+    return inliers[k]
+
+
+def _low_res(image: np.ndarray, side: int) -> np.ndarray:
+    g = _grey(image)
+    h, w = g.shape[:2]
+    s = side / max(h, w)
+    if s >= 1:
+        return g
+    small = cv2.resize(g, (max(1, round(w * s)), max(1, round(h * s))),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
 def _camera_like(grey: np.ndarray) -> np.ndarray:
     """A reference picture as a camera might see it: turned, shrunk and a little blurred
     (no longer on the reference's own pixel grid)."""
@@ -130,7 +181,6 @@ class Recognizer:
         descs, owners, points, ref_ids, angles = [], [], [], [], []
         self._ref_label: list[int] = []
         self._ref_size: list[tuple[int, int]] = []
-        self._ref_desc: list[np.ndarray] = []
         self._ref_grey: list[np.ndarray] = []
         self._spread: dict[int, float] = {}
         for li, label in enumerate(self.labels):
@@ -142,16 +192,28 @@ class Recognizer:
                 if d is None or len(kp) < self.min_inliers:
                     raise EnrolmentError(
                         f"the reference picture of {label!r} has too little detail to recognise")
+                size = self._last_size
+                pts = [np.float32([k.pt for k in kp])]
+                angs = [np.float32([k.angle for k in kp])]
+                ds = [d]
+                # The same card as a far camera sees it (fewer pixels, softer edges), in the
+                # same coordinates, so that its features vote together with the sharp ones.
+                for side in LOW_RES_VIEWS:
+                    kp2, d2 = self._features(_low_res(pic, side))
+                    if d2 is not None and self._last_size == size:
+                        pts.append(np.float32([k.pt for k in kp2]))
+                        angs.append(np.float32([k.angle for k in kp2]))
+                        ds.append(d2)
+                d = np.vstack(ds)
                 rid = len(self._ref_label)
-                self._ref_size.append(self._last_size)
+                self._ref_size.append(size)
                 self._ref_label.append(li)
-                descs.append(d)
-                owners.append(np.full(len(kp), li, np.int32))
-                ref_ids.append(np.full(len(kp), rid, np.int32))
-                points.append(np.float32([k.pt for k in kp]))
-                self._ref_desc.append(d)
                 self._ref_grey.append(_normalise(pic))
-                angles.append(np.float32([k.angle for k in kp]))
+                descs.append(d)
+                owners.append(np.full(len(d), li, np.int32))
+                ref_ids.append(np.full(len(d), rid, np.int32))
+                points.append(np.vstack(pts))
+                angles.append(np.concatenate(angs))
         self._desc = np.vstack(descs).astype(np.float32)
         self._owner = np.concatenate(owners)
         self._ref_of = np.concatenate(ref_ids)
@@ -238,20 +300,9 @@ class Recognizer:
                 continue
             src = q_pts[[p[0] for p in pairs]]
             dst = self._pts[[p[1] for p in pairs]]
-            m, mask = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC,
-                                                  ransacReprojThreshold=RANSAC_PX, maxIters=500)
-            if mask is None:
-                continue
-            inl = mask.ravel().astype(bool)
-            if ORIENT_CHECK and inl.any():
-                rot = np.degrees(np.arctan2(m[1, 0], m[0, 0]))
-                qa = q_ang[[p[0] for p in pairs]]
-                ra = self._ang[[p[1] for p in pairs]]
-                diff = (ra - qa - rot + 180.0) % 360.0 - 180.0
-                inl &= np.abs(diff) <= 25.0
+            turn = self._ang[[p[1] for p in pairs]] - q_ang[[p[0] for p in pairs]]
+            inl = _fit_similarity(src, dst, turn, q_size, self._ref_size[rid])
             n = int(inl.sum())
-            if n and CENTRE_PRIOR and not self._plausible(m, q_size, self._ref_size[rid]):
-                n = 0
             li = self._ref_label[rid]
             if n >= 3:
                 hull = cv2.convexHull(dst[inl])
@@ -263,16 +314,6 @@ class Recognizer:
             best[li] = max(best.get(li, 0), n)
         return best
 
-    @staticmethod
-    def _plausible(m: np.ndarray, q_size, r_size) -> bool:
-        """A whole card maps onto a whole card: about the same size, centre onto centre."""
-        scale = float(np.hypot(m[0, 0], m[1, 0]))
-        if not 1 / MAX_SCALE <= scale <= MAX_SCALE:
-            return False
-        qc = np.array([q_size[0] / 2, q_size[1] / 2, 1.0])
-        rc = np.array([r_size[0] / 2, r_size[1] / 2])
-        return float(np.linalg.norm(m @ qc - rc)) <= CENTRE_TOL * max(r_size)
-
     def classify(self, card_bgr: np.ndarray) -> Match:
         """Which card is this cropped picture (any rotation)? Label None when not sure."""
         return self._decide(self._votes(card_bgr))
@@ -282,8 +323,9 @@ class Recognizer:
             return Match(None, 0.0)
         ranked = sorted(votes.items(), key=lambda kv: -kv[1])
         li, n = ranked[0]
-        # A rival whose inliers huddle in one spot (a shared symbol) is only a partial rival.
-        runner = max((m * min(1.0, self._spread.get(lj, 0.0) / MIN_SPREAD)
+        # A rival whose inliers huddle in one spot (a shared symbol) is only a partial rival:
+        # it counts fully once its inliers cover as much as a whole card match at least does.
+        runner = max((m * min(1.0, self._spread.get(lj, 0.0) / (2 * MIN_SPREAD))
                       for lj, m in ranked[1:]), default=0.0)
         score = self._score(n, runner, self._spread.get(li, 0.0))
         label = self.labels[li]
