@@ -12,6 +12,7 @@ import pytest
 from vision.frames import CameraError, Frame
 from vision.sources import (
     ENDED,
+    MISCONFIGURED,
     OK,
     RECONNECTING,
     FolderSource,
@@ -150,6 +151,7 @@ def test_webcam_that_is_not_there():
     ({"kind": "folder"}, "needs a path"),
     ({"kind": "picamera2", "size": [640]}, "two positive numbers"),
     ({"kind": "picamera2", "exposure_us": "fast"}, "positive number"),
+    ({"kind": "synthetic", "colour": "red"}, "'colour' is unknown for kind 'synthetic'"),
 ])
 def test_bad_configuration_names_the_setting(config, words):
     with pytest.raises(SourceConfigError, match=words):
@@ -426,3 +428,17 @@ def test_picamera2_not_installed(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)
     with pytest.raises(CameraError, match="apt install python3-picamera2"):
         make_source({"kind": "picamera2"})
+
+
+def test_a_setting_the_camera_refuses_stops_retrying_without_raising():
+    clock = FakeClock()
+    calls = []
+
+    def opener():
+        calls.append(1)
+        raise SourceConfigError("camera setting size = 'huge': give two positive numbers")
+
+    src = ResilientSource(opener, clock=clock, sleep=clock.sleep)
+    assert src.wait_frame(timeout=60) is None
+    assert src.status == MISCONFIGURED and "size = 'huge'" in src.message
+    assert calls == [1] and list(src.frames()) == []

@@ -316,6 +316,21 @@ def _positive(config: Mapping, key: str) -> None:
         raise SourceConfigError(f"camera setting {key} = {value!r}: give a positive number")
 
 
+def _check_synthetic(options: Mapping[str, Any]) -> None:
+    import inspect
+
+    try:
+        from vision.synthetic import SyntheticCamera
+    except ImportError:
+        return  # said when it is opened
+    params = inspect.signature(SyntheticCamera).parameters
+    known = [n for n, p in params.items() if p.kind == p.KEYWORD_ONLY and n != "clock"]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise SourceConfigError(f"camera setting {unknown[0]!r} is unknown for kind "
+                                f"'synthetic'; known settings: {', '.join(known)}")
+
+
 def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """The configuration, checked: a copy without "kind", or SourceConfigError."""
     if not isinstance(config, Mapping):
@@ -342,6 +357,8 @@ def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
                                     "(0, 1, ...) or a video file path")
         for key in ("width", "height", "fps"):
             _positive(options, key)
+    if kind == "synthetic":
+        _check_synthetic(options)
     if kind == "picamera2":
         for key in ("size", "lores", "colour_gains"):
             _pair(options, key)
@@ -476,6 +493,7 @@ STARTING = "starting"
 OK = "ok"
 RECONNECTING = "reconnecting"
 ENDED = "ended"
+MISCONFIGURED = "misconfigured"
 
 
 class ResilientSource:
@@ -484,7 +502,8 @@ class ResilientSource:
     While the camera is missing, busy or unplugged, read() returns None, ``status`` is
     "reconnecting" and ``message`` says what is wrong in plain words; it tries again after
     ``first_delay`` seconds, doubling up to ``max_delay``. A recorded source (folder, file)
-    that has ended gives status "ended". ``clock`` and ``sleep`` are injectable for tests.
+    that has ended gives status "ended"; a setting the camera refuses gives "misconfigured"
+    (no retry: it needs fixing). ``clock`` and ``sleep`` are injectable for tests.
     """
 
     def __init__(self, opener: Callable[[], CameraSource], *,
@@ -531,15 +550,18 @@ class ResilientSource:
         self._delay = min(self._delay * self.factor, self.max_delay)
 
     def read(self) -> Frame | None:
-        if self._closed or self.status == ENDED:
+        if self._closed or self.status in (ENDED, MISCONFIGURED):
             return None
         if self._source is None:
             if self._clock() < self._retry_at:
                 return None
             try:
                 self._source = self._opener()
-            except SourceConfigError:
-                raise
+            except SourceConfigError as exc:  # retrying cannot fix a wrong setting
+                self.status = MISCONFIGURED
+                self.message = f"Camera setting problem: {exc}"
+                log.error("%s", self.message)
+                return None
             except Exception as exc:  # any failure to open is a camera problem, retried
                 self._fail(exc, lost=False)
                 return None
@@ -565,7 +587,7 @@ class ResilientSource:
         deadline = self._clock() + timeout
         while True:
             frame = self.read()
-            if frame is not None or self.status == ENDED:
+            if frame is not None or self.status in (ENDED, MISCONFIGURED):
                 return frame
             now = self._clock()
             if now >= deadline:
@@ -575,7 +597,7 @@ class ResilientSource:
 
     def frames(self) -> Iterator[Frame]:
         """Frames until the recording ends (forever for a live camera)."""
-        while self.status != ENDED and not self._closed:
+        while self.status not in (ENDED, MISCONFIGURED) and not self._closed:
             frame = self.wait_frame(timeout=self.max_delay)
             if frame is not None:
                 yield frame
