@@ -163,3 +163,18 @@ def test_card_sized_tells_cards_from_slots_and_markers(mat_image):
     view = find_mat(photo)
     assert view.card_sized(to_px(truth, card))
     assert not view.card_sized(to_px(truth, slot))
+
+
+def test_mat_found_through_blur_dim_light_and_glare(mat_image):
+    photo, truth = photograph(mat_image, TILTED, seed=4)
+    photo = cv2.GaussianBlur(photo, (0, 0), 1.2)
+    ramp = np.linspace(0.45, 1.0, photo.shape[1], dtype=np.float32)[None, :, None]
+    photo = (photo * ramp).astype(np.uint8)  # light from one side only
+    glare = np.zeros(photo.shape[:2], np.float32)
+    cv2.circle(glare, (330, 200), 90, 1.0, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 30)[:, :, None]
+    photo = np.clip(photo + glare * 200, 0, 255).astype(np.uint8)
+    view = find_mat(photo)
+    assert view is not None and len(view.markers) >= 3
+    back = view.image_to_mat(to_px(truth, [(120, 100), (300, 250)]))
+    assert np.abs(back - [(120, 100), (300, 250)]).max() < 4.0
