@@ -137,6 +137,8 @@ def test_video_file_missing_or_damaged(tmp_path):
 def test_webcam_that_is_not_there():
     with pytest.raises(CameraError, match="No camera answers at video device 57"):
         OpenCVSource(57)
+    with pytest.raises(CameraError, match="No camera answers at video device /dev/video57"):
+        OpenCVSource("/dev/video57")
 
 
 # ------------------------------------------------------------------ configuration

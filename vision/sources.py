@@ -114,7 +114,9 @@ class OpenCVSource:
         import cv2
 
         self.device = device
-        self.is_file = isinstance(device, str)
+        # a device node (/dev/video2) or a stream address (rtsp://...) is a live camera too
+        self.is_file = isinstance(device, str) and not (
+            device.startswith("/dev/") or "://" in device)
         self.loop = loop
         self.ended = False
         self._clock = clock
