@@ -21,7 +21,7 @@ MAX_AREA_FRAC = 0.5
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
-BLOCK_MIN, BLOCK_MAX = 0.3, 0.85  # a card inside a block, as a share of the block's area
+BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
 
 
@@ -87,13 +87,24 @@ def _intersect(l1, l2):
     return p1 + t * d1
 
 
+def _roughly_card_shaped(q: np.ndarray) -> bool:
+    """A cheap first look, before refining: proportions not far from a card's."""
+    d = q - q[[1, 2, 3, 0]]
+    sides = np.sqrt((d * d).sum(axis=1))
+    a = sides[0] + sides[2]
+    b = sides[1] + sides[3]
+    ratio = max(a, b) / max(1e-6, min(a, b))
+    return 0.9 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
+
+
 def _card_shaped(q: np.ndarray, img_area: float) -> bool:
     if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
         return False
     area = cv2.contourArea(q)
     if not MIN_AREA_FRAC * img_area <= area <= MAX_AREA_FRAC * img_area:
         return False
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    d = q - q[[1, 2, 3, 0]]
+    sides = np.sqrt((d * d).sum(axis=1))
     a = (sides[0] + sides[2]) / 2
     b = (sides[1] + sides[3]) / 2
     ratio = max(a, b) / max(1e-6, min(a, b))
@@ -132,13 +143,13 @@ _KERNEL = np.ones((3, 3), np.uint8)
 _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
 
 
-def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> np.ndarray:
+def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
     """Push each side outwards onto the outermost straight edge within ``reach`` pixels.
 
     A candidate found from a region inside a card (between the card's edge and its inner
     frame) lands on the card's true outline this way; a candidate already on the outline
     stays there. Cards touching each other are found separately because their inner regions
-    are separate.
+    are separate. Returns the new quad and, for each side, the share of it along an edge.
     """
     h, w = near.shape
     c = q.mean(axis=0)
@@ -157,6 +168,7 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> np.ndarray:
     best = sup.max(axis=1)
     zero = int(np.argmax(offsets == 0))
     lines = []
+    support = np.empty(4, np.float32)
     for i in range(4):
         if best[i] >= 0.6:
             # The outermost line nearly as well supported as the best one: the outline.
@@ -164,14 +176,15 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> np.ndarray:
         else:
             k = zero
         off = offsets[k]
+        support[i] = sup[i, k]
         lines.append((p[i] + off * nrm[i], r[i] + off * nrm[i]))
     out = []
     for i in range(4):
         x = _intersect(lines[i - 1], lines[i])
         if x is None:
-            return q
+            return q, np.zeros(4, np.float32)
         out.append(x)
-    return np.float32(out)
+    return np.float32(out), support
 
 
 def _poly_area(q):
@@ -197,12 +210,19 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     min_short = 0.7 * np.sqrt(MIN_AREA_FRAC * img_area / 1.4)
     cands: list[tuple[float, np.ndarray]] = []
     seen: list[tuple[float, float, float]] = []
+    found: list[tuple[float, float, float]] = []
+    big = []
     for c in contours:
         if len(c) < 4:
             continue
         _, _, bw, bh = cv2.boundingRect(c)
         if bw < min_short or bh < min_short or cv2.arcLength(c, True) < min_len:
             continue
+        big.append((bw * bh, c))
+    # Largest first: a card's outline comes before the regions inside it, which then need
+    # no second look.
+    big.sort(key=lambda x: -x[0])
+    for _, c in big:
         q = _fit_quad(c)
         if q is None or not cv2.isContourConvex(q.reshape(-1, 1, 2)):
             continue
@@ -210,19 +230,25 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         if area < 0.5 * MIN_AREA_FRAC * img_area:
             continue
         # The two sides of one edge line give the same quad: look at it once.
-        cx, cy = q.mean(axis=0)
+        cx, cy = (q[0] + q[1] + q[2] + q[3]) / 4
         if any(abs(cx - x) < 2.5 and abs(cy - y) < 2.5 and abs(area - a) < 0.06 * a
                for x, y, a in seen):
             continue
         seen.append((float(cx), float(cy), float(area)))
+        if not _roughly_card_shaped(q):
+            continue
+        if any(abs(cx - x) < 3.0 and abs(cy - y) < 3.0 and 0.7 * a < area < a
+               for x, y, a in found):
+            continue  # the inside of a card already found
         short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
-        q = _refine(q, near, REACH * short)
+        q, s = _refine(q, near, REACH * short)
         if not _card_shaped(q, img_area):
             continue
-        s = _support(q, near)
         if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
             continue
         cands.append((float(s.mean()), q))
+        fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4
+        found.append((float(fx), float(fy), float(cv2.contourArea(q))))
     return [order_corners(q) for q in _resolve(cands)]
 
 
