@@ -17,6 +17,15 @@ enough inliers (``MIN_INLIERS``), inliers spread over the card rather than huddl
 detail it may share with another card (``MIN_SPREAD`` of the reference's area), and a clear
 lead over the runner-up (twice its inliers). Below the threshold (0.5 by default) the label is
 None: "unknown", never a guess.
+
+A card found on a scene (``classify_quad``, ``read``, ``CardReader``) is first looked at the
+cheap way: its quad is warped to a small thumbnail, which is compared with every reference's
+thumbnail (each at a few blur levels, the card both ways up) by correlation, all in one matrix
+product. The thumbnail is in Lab colour, each channel brought to zero mean and unit spread
+(so light and white balance drop out). That first look names the card only when the best
+reference correlates well (``FAST_MIN_CORR``) *and* clearly better than any other card
+(``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as it always does for a
+cropped picture (``classify``, ``--whole``) and for references that are not card-shaped.
 """
 
 from __future__ import annotations
@@ -47,6 +56,20 @@ MIN_SPREAD = 0.06
 DEFAULT_THRESHOLD = 0.5
 # Each reference is also enrolled as seen at these sizes (longer side, pixels).
 LOW_RES_VIEWS = (110, 75)
+
+# The first look at a card found on a scene: thumbnails of THUMB_W x THUMB_H pixels.
+THUMB_W, THUMB_H = 24, 33
+THUMB_BLURS = (0.0, 0.7, 1.4)  # each reference's thumbnail also this blurred (sigma, pixels)
+FAST_MIN_CORR = 0.7  # the best reference's correlation, at least
+FAST_MIN_MARGIN = 0.25  # ...and ahead of the best other card's by at least this much
+# References whose long side over short side lies outside this range are not card-shaped:
+# with any of them enrolled, the first look is skipped and features decide every time.
+CARD_SHAPED = (1.2, 1.6)
+# The lead over other cards means little with fewer cards than this to compare against.
+FAST_MIN_LABELS = 3
+# A channel varying less than this (Lab units, standard deviation) is not stretched to unit
+# spread: a deck without colour does not turn sensor noise into evidence.
+THUMB_MIN_STD = 2.0
 
 
 class EnrolmentError(ValueError):
@@ -168,6 +191,32 @@ def _camera_like(grey: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(out, (3, 3), 0.8)
 
 
+def _thumb_vector(card_bgr: np.ndarray) -> np.ndarray:
+    """A portrait card picture as a thumbnail vector: Lab channels, each zero-mean with unit
+    spread (unless nearly flat), the whole of unit length."""
+    t = cv2.resize(card_bgr, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
+    return _thumb_normalise(t)
+
+
+def _thumb_normalise(t: np.ndarray) -> np.ndarray:
+    if t.ndim == 2:
+        t = cv2.cvtColor(t, cv2.COLOR_GRAY2BGR)
+    elif t.shape[2] == 4:
+        t = cv2.cvtColor(t, cv2.COLOR_BGRA2BGR)
+    lab = cv2.cvtColor(t.astype(np.float32) * (1 / 255.0), cv2.COLOR_BGR2Lab)
+    v = lab.reshape(-1, 3)
+    v = v - v.mean(axis=0)
+    std = np.sqrt((v * v).mean(axis=0))
+    v = v / np.maximum(std, THUMB_MIN_STD)
+    v = v.T.ravel()
+    return v / (np.linalg.norm(v) + 1e-9)
+
+
+def _portrait(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h else image
+
+
 class Recognizer:
     """Knows the enrolled cards; names a cropped card or every card in a scene."""
 
@@ -225,6 +274,27 @@ class Recognizer:
         self._matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": CHECKS})
         self._matcher.add([self._desc])
         self._matcher.train()
+        self._enrol_thumbnails(references)
+        self.fast_named = 0  # cards named by the first look (thumbnails) so far
+
+    def _enrol_thumbnails(self, references: dict[str, Sequence[np.ndarray]]) -> None:
+        """Thumbnails of every reference for the first look; none when a reference is not
+        card-shaped (the first look compares whole cards, corner to corner)."""
+        self._thumbs: np.ndarray | None = None
+        vecs, owners = [], []
+        for li, label in enumerate(self.labels):
+            for pic in references[label]:
+                h, w = pic.shape[:2]
+                if not CARD_SHAPED[0] <= max(h, w) / max(1, min(h, w)) <= CARD_SHAPED[1]:
+                    return
+                small = cv2.resize(_portrait(pic), (THUMB_W, THUMB_H),
+                                   interpolation=cv2.INTER_AREA)
+                for sigma in THUMB_BLURS:
+                    t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
+                    vecs.append(_thumb_normalise(t))
+                    owners.append(li)
+        self._thumbs = np.vstack(vecs).astype(np.float32)
+        self._thumb_owner = np.asarray(owners, np.int32)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -359,8 +429,42 @@ class Recognizer:
         return round(float(min(1.0, enough, spread_out, clear_win)), 4)
 
     def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
-        """Classify the card inside a known quad of a scene, without detecting again."""
+        """Classify the card inside a known quad of a scene, without detecting again: the
+        first look (thumbnails) when it is sure, the feature matcher otherwise."""
+        fast = self.glance_quad(image, corners)
+        if fast.label is not None:
+            self.fast_named += 1
+            return fast
         return self.classify(warp_quad(image, corners), find_card=False)
+
+    def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
+        """The first look alone: the card inside ``corners`` by its thumbnail. Label None
+        when the thumbnail is not clearly one card's (then the features must decide)."""
+        if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
+            return Match(None, 0.0)
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        short = min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
+        # Warp at about the card's own size (at most four times the thumbnail), then shrink.
+        k = int(np.clip(round(short / THUMB_W), 1, 4))
+        crop = warp_quad(image, c, (k * THUMB_W, k * THUMB_H))
+        return self._glance(crop)
+
+    def _glance(self, card_bgr: np.ndarray) -> Match:
+        v = _thumb_vector(card_bgr)
+        # Both ways up: turning the thumbnail half a turn reverses its pixels in each channel.
+        flipped = v.reshape(3, -1)[:, ::-1].ravel()
+        sims = (np.vstack([v, flipped]).astype(np.float32) @ self._thumbs.T).max(axis=0)
+        per = np.full(len(self.labels), -1.0, np.float32)
+        np.maximum.at(per, self._thumb_owner, sims)
+        order = np.argsort(-per)
+        best = float(per[order[0]])
+        runner = float(per[order[1]]) if len(order) > 1 else -1.0
+        # Each piece of evidence is 0.5 at its bare minimum, as for the features.
+        score = round(min(1.0, 0.5 * best / FAST_MIN_CORR,
+                          0.5 * (best - runner) / FAST_MIN_MARGIN), 4)
+        label = self.labels[int(order[0])]
+        sure = best >= FAST_MIN_CORR and best - runner >= FAST_MIN_MARGIN
+        return Match(label if sure and score >= self.threshold else None, max(0.0, score), label)
 
     def read(self, image: np.ndarray) -> list[Reading]:
         """Every card on the scene: where it is and which card it is (label None if unsure)."""
