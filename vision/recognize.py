@@ -22,7 +22,8 @@ A card found on a scene (``classify_quad``, ``read``, ``CardReader``) is first l
 cheap way: its quad is warped to a small thumbnail, which is compared with every reference's
 thumbnail (each at a few blur levels, the card both ways up) by correlation, all in one matrix
 product. The thumbnail is in Lab colour, each channel brought to zero mean and unit spread
-(so light and white balance drop out). That first look names the card only when the best
+(so light and white balance drop out), each element weighed by how much the enrolled cards
+differ there (a frame design they all share counts for little). That first look names the card only when the best
 reference correlates well (``FAST_MIN_CORR``) *and* clearly better than any other card
 (``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as it always does for a
 cropped picture (``classify``, ``--whole``) and for references that are not card-shaped.
@@ -293,8 +294,22 @@ class Recognizer:
                     t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
                     vecs.append(_thumb_normalise(t))
                     owners.append(li)
-        self._thumbs = np.vstack(vecs).astype(np.float32)
-        self._thumb_owner = np.asarray(owners, np.int32)
+        vecs = np.vstack(vecs)
+        owners = np.asarray(owners, np.int32)
+        # Weigh each thumbnail element by how much the cards differ there: what they all
+        # share (a common frame design) then says little, and an unknown card that shares
+        # it does not look like any of them.
+        means = np.vstack([vecs[owners == li].mean(axis=0) for li in range(len(self.labels))])
+        spread = means.std(axis=0)
+        if not spread.mean() > 0:
+            return  # all cards look the same in a thumbnail: nothing to tell them apart by
+        self._thumb_weight = (spread / spread.mean()).astype(np.float32)
+        self._thumbs = self._weigh(vecs)
+        self._thumb_owner = owners
+
+    def _weigh(self, vecs: np.ndarray) -> np.ndarray:
+        w = np.asarray(vecs, np.float32) * self._thumb_weight
+        return w / (np.linalg.norm(w, axis=-1, keepdims=True) + 1e-9)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -453,7 +468,7 @@ class Recognizer:
         v = _thumb_vector(card_bgr)
         # Both ways up: turning the thumbnail half a turn reverses its pixels in each channel.
         flipped = v.reshape(3, -1)[:, ::-1].ravel()
-        sims = (np.vstack([v, flipped]).astype(np.float32) @ self._thumbs.T).max(axis=0)
+        sims = (self._weigh(np.vstack([v, flipped])) @ self._thumbs.T).max(axis=0)
         per = np.full(len(self.labels), -1.0, np.float32)
         np.maximum.at(per, self._thumb_owner, sims)
         order = np.argsort(-per)
