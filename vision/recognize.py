@@ -23,10 +23,11 @@ cheap way: its quad is warped to a small thumbnail, which is compared with every
 thumbnail (each at a few blur levels, the card both ways up) by correlation, all in one matrix
 product. The thumbnail is in Lab colour, each channel brought to zero mean and unit spread
 (so light and white balance drop out), each element weighed by how much the enrolled cards
-differ there (a frame design they all share counts for little). That first look names the card only when the best
-reference correlates well (``FAST_MIN_CORR``) *and* clearly better than any other card
-(``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as it always does for a
-cropped picture (``classify``, ``--whole``) and for references that are not card-shaped.
+differ there (a frame design they all share counts for little). That first look names the
+card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clearly better
+than any other card (``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as
+it always does for a cropped picture (``classify``, ``--whole``) and for references that are
+not card-shaped.
 """
 
 from __future__ import annotations
