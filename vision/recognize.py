@@ -59,6 +59,11 @@ DEFAULT_THRESHOLD = 0.5
 # Each reference is also enrolled as seen at these sizes (longer side, pixels).
 LOW_RES_VIEWS = (110, 75)
 
+# A card found on a scene is matched by its features at FEATURE_OVERSIZE times its own size
+# in the picture, but at no fewer than FEATURE_MIN_SIDE pixels along its long side.
+FEATURE_OVERSIZE = 1.25
+FEATURE_MIN_SIDE = 128
+
 # The first look at a card found on a scene: thumbnails of THUMB_W x THUMB_H pixels.
 THUMB_W, THUMB_H = 24, 33
 THUMB_BLURS = (0.0, 0.7, 1.4)  # each reference's thumbnail also this blurred (sigma, pixels)
@@ -341,9 +346,14 @@ class Recognizer:
             raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
         return cls(refs, **options)
 
-    def _features(self, image: np.ndarray):
-        g = _normalise(image)
-        self._last_size = g.shape[::-1]
+    def _features(self, image: np.ndarray, side: int | None = None):
+        """Features of a picture rescaled to a longer side of ``side`` (default WORK_SIDE);
+        ``self._last_factor`` takes their positions to WORK_SIDE, where the references
+        live, and ``self._last_size`` is the picture's size there."""
+        g = _normalise(image, side)
+        factor = (side or WORK_SIDE) and WORK_SIDE / max(g.shape)
+        self._last_factor = factor
+        self._last_size = (round(g.shape[1] * factor), round(g.shape[0] * factor))
         kp, d = self._sift.detectAndCompute(g, None)
         if d is not None and ROOT_SIFT:
             d /= d.sum(axis=1, keepdims=True) + 1e-7
@@ -352,14 +362,15 @@ class Recognizer:
 
     # -- classification -----------------------------------------------------------------------
 
-    def _votes(self, image: np.ndarray) -> dict[int, int]:
-        """Label index -> geometrically consistent matches with that label's best reference."""
-        kp, d = self._features(image)
+    def _votes(self, image: np.ndarray, side: int | None = None) -> dict[int, int]:
+        """Label index -> geometrically consistent matches with that label's best reference
+        (features taken at a longer side of ``side``, default WORK_SIDE)."""
+        kp, d = self._features(image, side)
         self._spread = {}
         if d is None or len(kp) < 3:
             return {}
-        return self._votes_for(np.float32([p.pt for p in kp]), np.float32([p.angle for p in kp]),
-                               d, self._last_size)
+        pts = np.float32([p.pt for p in kp]) * np.float32(self._last_factor)
+        return self._votes_for(pts, np.float32([p.angle for p in kp]), d, self._last_size)
 
     def _votes_for(self, q_pts, q_ang, d, q_size, exclude: int | None = None) -> dict[int, int]:
         k = min(32 if exclude is not None else 8, len(self._desc))
@@ -451,7 +462,13 @@ class Recognizer:
         if fast.label is not None:
             self.fast_named += 1
             return fast
-        return self.classify(warp_quad(image, corners), find_card=False)
+        # The features at about the card's own size in the picture: more pixels than the
+        # camera gave add no detail, only time.
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
+        side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
+        crop = warp_quad(image, c, (round(side * CROP_W / CROP_H), side))
+        return self._decide(self._votes(crop, side))
 
     def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """The first look alone: the card inside ``corners`` by its thumbnail. Label None
