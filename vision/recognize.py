@@ -575,7 +575,7 @@ class CardReader:
         grey = _grey(image)
         h, w = grey.shape[:2]
         memory = []
-        for corners in find_cards(image):
+        for corners in find_cards(grey):  # the same cards as in colour, one conversion less
             x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
             x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
             box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
