@@ -249,3 +249,12 @@ def test_no_first_look_without_card_shaped_references_or_with_too_few_cards(deck
                         "ghost": [deck["ghost"]]})
     cook_img, cook_corners = _laid(deck, "cook", 6, hand=False, glare=False)
     assert twins.glance_quad(cook_img, cook_corners).label is None  # no lead: not sure
+
+
+def test_first_look_on_a_grey_frame_defers_to_the_features(rec, deck):
+    # Colour references, a grey camera frame: the thumbnail lacks the colour it was learnt
+    # with, so the first look is not sure and the features name the card.
+    img, corners = _laid(deck, "cook", 11, hand=False, glare=False)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert rec.glance_quad(grey, corners).label is None
+    assert rec.classify_quad(grey, corners).label == "cook"
