@@ -1,0 +1,117 @@
+"""Adapters between the devices and the app's input queue. Each device is optional.
+
+- `VirtualPanel`: health dials and buttons that exist only on screen (and in tests). It has
+  the hardware panel's shape: show(state), led_states(), press(name, long=).
+- `CameraFeed`: reads frames from a camera source, lets the reveal tracker turn them into
+  events, and puts those on the queue.
+- `open_panel` / `open_camera`: the real devices when they are there, else None and a reason.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+
+from companion.app.inputs import BUTTON_NAMES, from_reveal
+
+SEATS = 6
+MAX_HEALTH = 5
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    name: str
+    long: bool = False
+
+
+class VirtualPanel:
+    """Six dials of five lights and the nine buttons, drawn on the screen."""
+
+    virtual = True
+
+    def __init__(self, inputs: queue.Queue | None = None):
+        self.inputs = inputs
+        self._health = [0] * SEATS
+        self.shown = 0  # how many states it was told about
+
+    def show(self, state: dict) -> None:
+        players = state.get("players", [])
+        self._health = [players[i]["health"] if i < len(players) and players[i]["alive"] else 0
+                        for i in range(SEATS)]
+        self.shown += 1
+
+    def led_states(self) -> list[list[bool]]:
+        return [[k < h for k in range(MAX_HEALTH)] for h in self._health]
+
+    def press(self, name: str, *, long: bool = False) -> None:
+        if name not in BUTTON_NAMES:
+            raise ValueError(f"there is no button called {name!r}: use one of "
+                             f"{', '.join(BUTTON_NAMES)}")
+        if self.inputs is not None:
+            self.inputs.put(ButtonEvent(name, long))
+
+
+class CameraFeed:
+    """Camera source + reveal tracker -> app inputs on the queue."""
+
+    def __init__(self, source, tracker, inputs: queue.Queue):
+        self.source = source
+        self.tracker = tracker
+        self.inputs = inputs
+        self.frames = 0
+
+    def poll(self) -> int:
+        """Read at most one frame; returns how many inputs it queued."""
+        frame = self.source.read()
+        if frame is None:
+            return 0
+        self.frames += 1
+        count = 0
+        for event in self.tracker.feed(frame):
+            inp = from_reveal(event)
+            if inp is not None:
+                self.inputs.put(inp)
+                count += 1
+        return count
+
+    def close(self) -> None:
+        close = getattr(self.source, "close", None)
+        if close:
+            close()
+
+
+def open_panel(inputs: queue.Queue, config=None):
+    """The GPIO panel, or (None, reason) when there is none here."""
+    try:
+        from hardware import panel as hwpanel  # noqa: PLC0415
+    except ImportError as err:
+        return None, f"no panel module: {err}"
+    for name in ("open_panel", "GpioPanel", "Panel"):
+        factory = getattr(hwpanel, name, None)
+        if factory is None:
+            continue
+        try:
+            return factory(inputs=inputs, config=config), None
+        except TypeError:
+            try:
+                return factory(inputs), None
+            except Exception as err:  # a missing GPIO chip shows up as many kinds of error
+                return None, str(err)
+        except Exception as err:
+            return None, str(err)
+    return None, "the panel module has no panel"
+
+
+def open_camera(config, inputs: queue.Queue):
+    """A CameraFeed on the configured camera, or (None, reason)."""
+    try:
+        from vision.recognize import Recognizer  # noqa: PLC0415
+        from vision.sources import open_source  # noqa: PLC0415
+        from vision.tracking import RevealTracker  # noqa: PLC0415
+    except ImportError as err:
+        return None, f"card recognition is not installed: {err}"
+    try:
+        source = open_source(config)
+        return CameraFeed(source, RevealTracker(Recognizer()), inputs), None
+    except Exception as err:  # CameraError and friends: keep playing with the picker
+        return None, str(err)

@@ -1,0 +1,136 @@
+"""The main loop: one thread drains the input queue into the controller and redraws on change.
+
+Devices put inputs on `App.inputs` (a queue.Queue) from any thread; only this loop reads it.
+The clock is passed in, so tests and the headless demo run as fast as the machine allows.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.app.inputs import Press, Tick, from_button, from_key
+
+
+class App:
+    """Glue: input queue -> controller -> panel and screen.
+
+    display: a pygame surface to draw on (None: no screen); screen: a TableScreen for it.
+    camera: a CameraFeed or None. sim: a SimTable playing for everyone, or None.
+    clock: a function giving seconds. screenshots: a folder to save one PNG per screen.
+    """
+
+    def __init__(self, ctl, *, inputs: queue.Queue | None = None, display=None, screen=None,
+                 camera=None, sim=None, clock: Callable[[], float], screenshots: Path | None = None,
+                 sim_delay: float = 0.0, flip: Callable[[], None] | None = None):
+        self.ctl = ctl
+        self.inputs = inputs if inputs is not None else queue.Queue()
+        self.display = display
+        self.screen = screen
+        self.camera = camera
+        self.sim = sim
+        self.clock = clock
+        self.screenshots = screenshots
+        self.sim_delay = sim_delay
+        self.flip = flip
+        self.drawn_version = -1
+        self.redraws = 0
+        self.shots: dict[str, Path] = {}
+        self._next_sim = 0.0
+        if sim is not None:
+            ctl.listeners.append(lambda event, notes: self._sim_follow(event, notes))
+
+    def _sim_follow(self, event, notes):
+        players = [p["name"] for p in self.ctl.state["players"]]
+        if event.get("event") == "game":
+            self.sim.deal(players)
+            notes = [n for n in notes if n.get("kind") != "round_start"]
+        self.sim.follow(notes, players, event)
+        self.sim.pick_up()
+
+    # ----- one pass -----------------------------------------------------------------------
+    def pump_pygame(self, events) -> None:
+        """Keyboard, mouse and touch events from pygame onto the input queue."""
+        import pygame  # noqa: PLC0415
+
+        for ev in events:
+            if ev.type == pygame.QUIT:
+                self.inputs.put(Press("quit"))
+            elif ev.type == pygame.KEYDOWN:
+                press = from_key(pygame.key.name(ev.key))
+                if press is not None:
+                    self.inputs.put(press)
+            elif ev.type == pygame.MOUSEBUTTONDOWN and self.screen is not None:
+                press = self.screen.hit(ev.pos)
+                if press is not None:
+                    self.inputs.put(press)
+            elif ev.type == pygame.FINGERDOWN and self.screen is not None and self.display:
+                w, h = self.display.get_size()
+                press = self.screen.hit((int(ev.x * w), int(ev.y * h)))
+                if press is not None:
+                    self.inputs.put(press)
+
+    def drain(self) -> int:
+        n = 0
+        while True:
+            try:
+                item = self.inputs.get_nowait()
+            except queue.Empty:
+                return n
+            n += 1
+            if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
+                item = from_button(item)  # a hardware ButtonEvent
+                if item is None:
+                    continue
+            self.ctl.handle(item)
+
+    def step(self) -> bool:
+        """One pass of the loop. Returns True if the screen was redrawn."""
+        now = self.clock()
+        if self.camera is not None:
+            self.camera.poll()
+        self.drain()
+        self.ctl.handle(Tick(now))
+        if self.sim is not None and now >= self._next_sim and not self.ctl.effects \
+                and self.inputs.empty():
+            for inp in self.sim.next_input(self.ctl):
+                self.inputs.put(inp)
+            self._next_sim = now + self.sim_delay
+            self.drain()
+        return self.redraw()
+
+    def redraw(self, force: bool = False) -> bool:
+        if self.display is None or self.screen is None:
+            return False
+        if not force and self.ctl.version == self.drawn_version:
+            return False
+        self.screen.draw(self.display, self.ctl)
+        self.drawn_version = self.ctl.version
+        self.redraws += 1
+        if self.flip is not None:
+            self.flip()
+        self._screenshot()
+        return True
+
+    def _screenshot(self) -> None:
+        if self.screenshots is None:
+            return
+        ctl = self.ctl
+        name = ctl.phase
+        if ctl.phase == "cards" and ctl.pending is not None:
+            name += "-picker" if ctl.pending.picker else "-camera"
+            name += "-" + ctl.pending.kind
+        if ctl.effects:
+            name = "effect-" + ctl.effects[-1].note.get("kind", "")
+        if ctl.message:
+            name += "-message"
+        name += "-" + ctl.language
+        if name in self.shots:
+            return
+        import pygame  # noqa: PLC0415
+
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+        path = self.screenshots / f"{len(self.shots) + 1:03d}-{name}.png"
+        pygame.image.save(self.display, str(path))
+        self.shots[name] = path
