@@ -548,7 +548,7 @@ class Controller:
             key = "prompt.pick" if pend.picker else "prompt.lay"
             if pend.kind == "reveal":
                 key += "_reveal"
-            return key, {"player": who, "zone": zone or "a"}
+            return key, {"player": who, "zone": (zone or "a").upper()}
         if self.phase == "confirm":
             card, guess = pend.cards["a"], pend.guess
             key = "prompt.confirm_right" if card == guess else "prompt.confirm_wrong"

@@ -109,6 +109,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.no_camera": "No camera: cards are picked on the screen.",
         "warn.no_gpio": "No GPIO: the dials and buttons are shown on the screen.",
         "warn.resumed": "Resumed the unfinished game.",
+        "warn.joined": "{text}",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -194,6 +195,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.no_camera": "카메라 없음: 카드는 화면에서 고릅니다.",
         "warn.no_gpio": "GPIO 없음: 다이얼과 버튼은 화면에 표시됩니다.",
         "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
+        "warn.joined": "{text}",
     },
 }
 

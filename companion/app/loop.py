@@ -92,8 +92,9 @@ class App:
             self.camera.poll()
         self.drain()
         self.ctl.handle(Tick(now))
+        shown = self.display is None or self.drawn_version == self.ctl.version
         if self.sim is not None and now >= self._next_sim and not self.ctl.effects \
-                and self.inputs.empty():
+                and self.inputs.empty() and shown:
             for inp in self.sim.next_input(self.ctl):
                 self.inputs.put(inp)
             self._next_sim = now + self.sim_delay

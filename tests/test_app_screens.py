@@ -1,0 +1,161 @@
+"""The table screen, headless: reference images, glyphs in both languages, touch, redraws."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from companion.app.i18n import CARDS, CATALOGUE, COLOURS, tr  # noqa: E402
+from companion.app.inputs import Press  # noqa: E402
+from companion.app.loop import App  # noqa: E402
+from companion.app.screens.assets import font_path  # noqa: E402
+from companion.app.screens.table import TableScreen  # noqa: E402
+from tests.app_scenes import SCENES, cases, reference_name, render  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "tests" / "reference"
+FAILURES = ROOT / "out" / "reference-failures"
+# A pixel differs when a channel moves by more than this; a screen fails past the share.
+PIXEL_TOLERANCE = 24
+SHARE_TOLERANCE = 0.005
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode((1, 1))
+    yield
+    pygame.display.quit()
+
+
+def _side_by_side(expected: pygame.Surface, actual: pygame.Surface, path: Path) -> None:
+    w, h = expected.get_size()
+    out = pygame.Surface((w * 3, h))
+    out.blit(expected, (0, 0))
+    out.blit(actual, (w, 0))
+    a = pygame.surfarray.array3d(expected).astype(int)
+    b = pygame.surfarray.array3d(actual).astype(int)
+    diff = (np.abs(a - b).max(axis=2) > PIXEL_TOLERANCE).astype(np.uint8) * 255
+    out.blit(pygame.surfarray.make_surface(np.dstack([diff, diff // 4, diff // 4])), (w * 2, 0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(out, str(path))
+
+
+@pytest.mark.parametrize("name,lang,size", cases(),
+                         ids=[reference_name(*c)[4:-4] for c in cases()])
+def test_screen_matches_its_reference_image(name, lang, size):
+    ref_path = REFERENCE / reference_name(name, lang, size)
+    assert ref_path.is_file(), f"missing {ref_path}: run scripts/make_app_references.py"
+    expected = pygame.image.load(str(ref_path))
+    actual, _ = render(name, lang, size)
+    assert expected.get_size() == actual.get_size()
+    a = pygame.surfarray.array3d(expected).astype(int)
+    b = pygame.surfarray.array3d(actual).astype(int)
+    share = float((np.abs(a - b).max(axis=2) > PIXEL_TOLERANCE).mean())
+    if share > SHARE_TOLERANCE:
+        out = FAILURES / reference_name(name, lang, size)
+        _side_by_side(expected, actual, out)
+        pytest.fail(f"{name} ({lang}, {size}) differs in {share:.2%} of its pixels; "
+                    f"expected | actual | difference saved to {out}")
+
+
+def test_the_comparison_catches_a_changed_screen(tmp_path):
+    expected = pygame.image.load(str(REFERENCE / reference_name("turn", "en", (1280, 720))))
+    other, _ = render("answer", "en", (1280, 720))
+    a = pygame.surfarray.array3d(expected).astype(int)
+    b = pygame.surfarray.array3d(other).astype(int)
+    assert (np.abs(a - b).max(axis=2) > PIXEL_TOLERANCE).mean() > SHARE_TOLERANCE
+    _side_by_side(expected, other, tmp_path / "x.png")
+    assert pygame.image.load(str(tmp_path / "x.png")).get_size() == (3 * 1280, 720)
+
+
+def _missing(font: pygame.font.Font, text: str) -> list[str]:
+    return [ch for ch, m in zip(text, font.metrics(text), strict=True)
+            if m is None and not ch.isspace()]
+
+
+def test_the_shipped_font_has_every_glyph_of_both_catalogues():
+    assert font_path() is not None and font_path(bold=True) is not None
+    args = {"player": "Red", "target": "Blue", "card": "cook", "guess": "ghost", "zone": "A",
+            "count": 3, "seat": 4, "text": "x", "copies": 5, "seen": 5, "round": 2, "n": 7,
+            "pct": 30, "threes": 1, "ones": 2, "amount": 1, "winners": ["Red"],
+            "players": ["Red", "Blue"], "pcard": "cook", "tcard": "butler"}
+    texts = []
+    for lang in CATALOGUE:
+        texts += [tr(lang, key, **args) for key in CATALOGUE[lang]]
+        texts += list(CARDS[lang].values()) + list(COLOURS[lang].values())
+    for bold in (False, True):
+        font = pygame.font.Font(str(font_path(bold)), 24)
+        for text in texts:
+            assert not _missing(font, text), text
+
+
+def test_both_languages_have_the_same_keys():
+    assert set(CATALOGUE["en"]) == set(CATALOGUE["ko"])
+    assert set(CARDS["en"]) == set(CARDS["ko"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_screen_draws_without_missing_glyphs(lang):
+    for name in SCENES:
+        _, screen = render(name, lang, (1280, 720))
+        for (text, size, _colour, bold) in list(screen._text):
+            font = screen.font(size, bold)
+            assert not _missing(font, text), (name, text)
+        if lang == "ko" and name not in ("setup_join", "setup_first"):
+            assert any(any("\uac00" <= ch <= "\ud7a3" for ch in key[0]) for key in screen._text)
+
+
+def test_touch_gives_the_same_presses_as_the_buttons():
+    _, screen = render("cards_picker", "en", (1280, 720))
+    hit = {press: rect for rect, press in screen.hits}
+    assert screen.hit(hit[Press("card", "cook")].center) == Press("card", "cook")
+    assert screen.hit(hit[Press("undo")].center) == Press("undo")
+    assert screen.hit(hit[Press("seat", 2)].center) == Press("seat", 2)
+    assert screen.hit((1279, 719)) is None
+    _, small = render("turn", "en", (800, 480))
+    assert small.hit((1130 * 0.625 + 70 * 0.625, 30 * 0.625)) == Press("undo")
+
+
+def test_the_screen_is_redrawn_only_when_something_changed():
+    ctl, panel = SCENES["turn"]()
+    surface = pygame.Surface((1280, 720))
+    t = [0.0]
+
+    def clock():
+        t[0] += 1.0
+        return t[0]
+
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel), clock=clock)
+    assert app.step() is True
+    for _ in range(5):
+        assert app.step() is False
+    app.inputs.put(Press("seat", 4))
+    assert app.step() is True
+    assert app.redraws == 2
+
+
+def test_a_missing_card_art_folder_falls_back_to_drawn_cards(monkeypatch, tmp_path):
+    (tmp_path / "fonts").mkdir()
+    for bold in (False, True):
+        (tmp_path / "fonts" / font_path(bold).name).write_bytes(font_path(bold).read_bytes())
+    monkeypatch.setenv("COMPANION_ASSETS", str(tmp_path))
+    screen = TableScreen((1280, 720))
+    card = screen.card("vampire", 96, 134)
+    assert card.get_size() == (96, 134)
+    assert card.get_at((48, 10))[:3] == (170, 40, 60)
+
+
+def test_warnings_stay_visible_when_a_device_is_missing():
+    ctl, panel = SCENES["turn"]()
+    screen = TableScreen((1280, 720), warnings=["warn.no_camera"])
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any(tr("en", "warn.no_camera") in key[0] for key in screen._text)
