@@ -1,0 +1,323 @@
+"""`companion demo` and `companion run`: the table app on any computer, and at the real table.
+
+pygame, the rules engine and the vision code are imported inside the command functions, so
+`companion replay` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    demo = subparsers.add_parser(
+        "demo", help="the table app with a simulated camera, dials and players",
+        description="The table app on this computer: a simulated camera, the LED dials and "
+                    "buttons drawn on screen, and (with --autoplay) simulated players.")
+    demo.add_argument("--autoplay", action="store_true", help="simulated players play a game")
+    demo.add_argument("--fast", action="store_true", help="no pauses: play as fast as possible")
+    demo.add_argument("--exit-when-over", action="store_true", help="exit 0 when the game ends")
+    demo.add_argument("--log", type=Path, metavar="FILE",
+                      help="write the table log here; an unfinished game in FILE is resumed")
+    demo.add_argument("--screenshots", type=Path, metavar="DIR",
+                      help="save a PNG of each screen the app passes through")
+    demo.add_argument("--players", type=int, default=4, metavar="N",
+                      help="how many simulated players join (2-6, default 4)")
+    demo.add_argument("--seed", type=int, default=None, help="seed for the shuffles")
+    demo.add_argument("--size", default="1280x720", help="window size, e.g. 800x480")
+    demo.add_argument("--lang", choices=("en", "ko"), default="en", help="language")
+    demo.add_argument("--no-camera", action="store_true",
+                      help="no simulated camera: every card is picked on the screen")
+    demo.add_argument("--headless", action="store_true",
+                      help="no window (SDL dummy video driver)")
+    demo.add_argument("--max-steps", type=int, default=200_000,
+                      help="give up after this many loop passes (default 200000)")
+    demo.set_defaults(func=cmd_demo)
+
+    run = subparsers.add_parser(
+        "run", help="the table app at the real table (camera, GPIO panel, full screen)",
+        description="The table app at the real table: the camera from the configuration, the "
+                    "GPIO dials and buttons, full screen. Missing devices fall back to the "
+                    "screen, with a warning.")
+    run.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration")
+    run.add_argument("--log-dir", type=Path, default=None, metavar="DIR",
+                     help="where the table logs go (default: from the config, else ./games)")
+    run.add_argument("--size", default=None, help="window size instead of full screen")
+    run.add_argument("--lang", choices=("en", "ko"), default=None, help="language")
+    run.set_defaults(func=cmd_run)
+
+
+# ----- shared helpers ---------------------------------------------------------------------
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError as err:
+        raise SystemExit(f"companion: the size must look like 1280x720, not {text!r}") from err
+    if w < 320 or h < 240:
+        raise SystemExit(f"companion: the size {text} is too small (at least 320x240)")
+    return w, h
+
+
+def resume_or_new(path: Path, out=None):
+    """For a log FILE: (game, log, notice) to resume an unfinished game, or (None, None, notice)
+    when a new game should start in FILE. A finished game is moved aside, never overwritten.
+    Raises ValueError with the bad line's number when FILE is not a readable game."""
+    from companion.tablelog import TableLog, replay_file  # noqa: PLC0415
+
+    if not path.exists() or path.stat().st_size == 0:
+        return None, None, None
+    replay = replay_file(path, torn_tail_ok=True)
+    out = out or sys.stderr
+    for problem in replay.problems:
+        print(f"companion: {path}: {problem}", file=out)
+    if replay.error is not None:
+        if replay.error.line == 1 and not replay.game.started and not path.read_bytes().strip():
+            return None, None, None
+        raise ValueError(f"line {replay.error.line}: {replay.error.message}")
+    if replay.game.over:
+        return None, None, _move_aside(path)
+    return replay.game, TableLog(path), f"resumed the unfinished game in {path}"
+
+
+def _move_aside(path: Path) -> str:
+    """Rename a log holding a finished game to FILE.1, FILE.2, ...: never overwrite a game."""
+    n = 1
+    while path.with_name(f"{path.name}.{n}").exists():
+        n += 1
+    aside = path.with_name(f"{path.name}.{n}")
+    path.rename(aside)
+    return f"{path} held a finished game: moved it to {aside}"
+
+
+def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int | None,
+              fps: int = 30) -> int:
+    """Run the app until quit (0), the game is over with exit_when_over (0), or max_steps (1)."""
+    tick = pygame.time.Clock()
+    steps = 0
+    app.redraw(force=True)
+    while not app.ctl.quit:
+        app.pump_pygame(pygame.event.get())
+        app.step()
+        steps += 1
+        if exit_when_over and app.ctl.phase == "over":
+            app.redraw()
+            app.ctl.effects = []
+            app.redraw(force=True)  # the winners, without the effect over them
+            return 0
+        if max_steps and steps >= max_steps:
+            print(f"companion: stopped after {steps} loop passes without the game ending",
+                  file=sys.stderr)
+            return 1
+        if fast:
+            continue
+        if app.ctl.effects or app.camera is not None or app.sim is not None:
+            tick.tick(fps)
+        else:
+            ev = pygame.event.wait(50)  # idle: sleep until something happens
+            if ev.type != pygame.NOEVENT:
+                pygame.event.post(ev)
+    return 0
+
+
+def _open_display(pygame, size, *, fullscreen=False, headless=False):
+    if headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    pygame.display.init()
+    pygame.font.init()
+    flags = pygame.FULLSCREEN if fullscreen else 0
+    if fullscreen:
+        size = (0, 0)
+    display = pygame.display.set_mode(size, flags)
+    pygame.display.set_caption("Abraca Who?")
+    return display
+
+
+# ----- demo -------------------------------------------------------------------------------
+
+def cmd_demo(args) -> int:
+    import queue  # noqa: PLC0415
+
+    from companion.app.controller import Controller  # noqa: PLC0415
+    from companion.app.devices import CameraFeed, VirtualPanel  # noqa: PLC0415
+    from companion.app.loop import App  # noqa: PLC0415
+    from companion.app.simtable import SimTable  # noqa: PLC0415
+    from companion.engine import Game  # noqa: PLC0415
+    from companion.errors import TableError  # noqa: PLC0415
+    from companion.tablelog import TableLog  # noqa: PLC0415
+
+    size = _size(args.size)
+    if not 2 <= args.players <= 6:
+        print("companion: --players must be 2 to 6", file=sys.stderr)
+        return 2
+    headless = args.headless or (
+        args.fast and args.exit_when_over and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY"))
+    game = log = None
+    warnings: list[str] = []
+    if args.log is not None:
+        try:
+            game, log, notice = resume_or_new(args.log)
+        except (TableError, ValueError, OSError) as err:
+            print(f"companion: cannot use {args.log}: {err}", file=sys.stderr)
+            return 2
+        if notice:
+            print(f"companion: {notice}")
+        if game is not None:
+            warnings.append("warn.resumed")
+    rng = random.Random(args.seed)
+    inputs: queue.Queue = queue.Queue()
+    panel = VirtualPanel(inputs)
+
+    camera_feed = None
+    sim_camera = None
+    if not args.no_camera:
+        try:
+            from vision.recognize import Recognizer  # noqa: PLC0415
+            from vision.synthetic import SyntheticCamera  # noqa: PLC0415
+            from vision.tracking import RevealTracker  # noqa: PLC0415
+        except ImportError:
+            warnings.append("warn.no_camera")
+        else:
+            sim_camera = SyntheticCamera(seed=rng.randrange(1 << 30))
+            camera_feed = CameraFeed(sim_camera, RevealTracker(Recognizer()), inputs)
+    else:
+        warnings.append("warn.no_camera")
+
+    def open_log(event):
+        if args.log is None:
+            return None
+        if args.log.exists() and args.log.stat().st_size:
+            print(f"companion: {_move_aside(args.log)}")  # one game per log file
+        args.log.parent.mkdir(parents=True, exist_ok=True)
+        return TableLog(args.log)
+
+    fast = args.fast
+    ctl = Controller(Game, open_log=open_log, game=game, log=log, camera=camera_feed is not None,
+                     panel=panel, rng=rng, language=args.lang, effects=True)
+    sim = None
+    if args.autoplay:
+        sim = SimTable(rng, camera=sim_camera)
+        sim._want_players = args.players
+        if game is not None:
+            sim.deal([p["name"] for p in game.state["players"]])  # the table as it lies now
+
+    import pygame  # noqa: PLC0415
+
+    display = _open_display(pygame, size, headless=headless)
+    from companion.app.screens.table import TableScreen  # noqa: PLC0415
+
+    screen = TableScreen(size, panel=panel, warnings=warnings)
+    fake_now = [0.0]
+
+    def clock():
+        if fast:
+            fake_now[0] += 0.1
+            return fake_now[0]
+        return time.monotonic()
+
+    app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera_feed, sim=sim,
+              clock=clock, screenshots=args.screenshots, sim_delay=0.0 if fast else 1.2,
+              flip=pygame.display.flip)
+    try:
+        code = main_loop(app, pygame, fast=fast, exit_when_over=args.exit_when_over,
+                         max_steps=args.max_steps if args.exit_when_over else None)
+    finally:
+        if camera_feed is not None:
+            camera_feed.close()
+        pygame.quit()
+    if ctl.phase == "over":
+        print("companion: game over, winners: " + ", ".join(ctl.state["winners"]))
+    if args.log is not None:
+        print(f"companion: table log in {args.log}")
+    return code
+
+
+# ----- run --------------------------------------------------------------------------------
+
+def _load_config(path: Path | None) -> dict:
+    if path is None:
+        return {}
+    try:
+        from companion.config import load_config  # noqa: PLC0415
+    except ImportError:
+        load_config = None
+    if load_config is not None:
+        return load_config(path)
+    import tomllib  # noqa: PLC0415
+
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def _get(cfg, *keys, default=None):
+    for key in keys:
+        if cfg is None:
+            return default
+        cfg = cfg.get(key) if isinstance(cfg, dict) else getattr(cfg, key, None)
+    return default if cfg is None else cfg
+
+
+def cmd_run(args) -> int:
+    import queue  # noqa: PLC0415
+
+    from companion.app.controller import Controller  # noqa: PLC0415
+    from companion.app.devices import VirtualPanel, open_camera, open_panel  # noqa: PLC0415
+    from companion.app.loop import App  # noqa: PLC0415
+    from companion.engine import Game  # noqa: PLC0415
+    from companion.tablelog import TableLog  # noqa: PLC0415
+
+    try:
+        cfg = _load_config(args.config)
+    except (OSError, ValueError) as err:
+        print(f"companion: cannot read the configuration {args.config}: {err}", file=sys.stderr)
+        return 2
+    inputs: queue.Queue = queue.Queue()
+    warnings = []
+    panel, why = open_panel(inputs, _get(cfg, "hardware"))
+    if panel is None:
+        print(f"companion: warning: no GPIO panel ({why}); dials and buttons on screen",
+              file=sys.stderr)
+        warnings.append("warn.no_gpio")
+        panel = VirtualPanel(inputs)
+    camera, why = open_camera(_get(cfg, "camera", default={}), inputs)
+    if camera is None:
+        print(f"companion: warning: no camera ({why}); cards are picked on the screen",
+              file=sys.stderr)
+        warnings.append("warn.no_camera")
+    log_dir = args.log_dir or Path(_get(cfg, "app", "log_dir", default="games"))
+    log_dir.mkdir(parents=True, exist_ok=True)
+
+    def open_log(event):
+        n = 1
+        while (log_dir / f"game-{n:05d}.jsonl").exists():
+            n += 1
+        return TableLog(log_dir / f"game-{n:05d}.jsonl")
+
+    lang = args.lang or _get(cfg, "app", "language", default="en")
+    names = _get(cfg, "app", "names", default=None)
+    ctl = Controller(Game, open_log=open_log, camera=camera is not None, panel=panel,
+                     language=lang if lang in ("en", "ko") else "en", names=names)
+    import pygame  # noqa: PLC0415
+
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
+            and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    size = _size(args.size) if args.size else (1280, 720)
+    display = _open_display(pygame, size, fullscreen=args.size is None)
+    from companion.app.screens.table import TableScreen  # noqa: PLC0415
+
+    screen = TableScreen(display.get_size(), panel=panel if getattr(panel, "virtual", False)
+                         else None, warnings=warnings)
+    app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
+              clock=time.monotonic, flip=pygame.display.flip)
+    try:
+        return main_loop(app, pygame, fast=False, exit_when_over=False, max_steps=None)
+    finally:
+        if camera is not None:
+            camera.close()
+        pygame.quit()
