@@ -36,6 +36,8 @@ def register(subparsers) -> None:
                       help="no window (SDL dummy video driver)")
     demo.add_argument("--max-steps", type=int, default=200_000,
                       help="give up after this many loop passes (default 200000)")
+    demo.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
+                      help="quit after this many seconds (for measurements)")
     demo.set_defaults(func=cmd_demo)
 
     run = subparsers.add_parser(
@@ -95,12 +97,16 @@ def _move_aside(path: Path) -> str:
 
 
 def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int | None,
-              fps: int = 30) -> int:
-    """Run the app until quit (0), the game is over with exit_when_over (0), or max_steps (1)."""
+              fps: int = 30, quit_after: float | None = None) -> int:
+    """Run the app until quit (0), the game is over with exit_when_over (0), quit_after
+    seconds of wall time (0), or max_steps (1)."""
     tick = pygame.time.Clock()
     steps = 0
+    deadline = time.monotonic() + quit_after if quit_after else None
     app.redraw(force=True)
     while not app.ctl.quit:
+        if deadline is not None and time.monotonic() >= deadline:
+            return 0
         app.pump_pygame(pygame.event.get())
         app.step()
         steps += 1
@@ -118,9 +124,7 @@ def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int |
         if app.ctl.effects or app.camera is not None or app.sim is not None:
             tick.tick(fps)
         else:
-            ev = pygame.event.wait(50)  # idle: sleep until something happens
-            if ev.type != pygame.NOEVENT:
-                pygame.event.post(ev)
+            app.wait(0.05)  # idle: sleep until a button or 50 ms (then keys and touches)
     return 0
 
 
@@ -225,7 +229,8 @@ def cmd_demo(args) -> int:
               flip=pygame.display.flip)
     try:
         code = main_loop(app, pygame, fast=fast, exit_when_over=args.exit_when_over,
-                         max_steps=args.max_steps if args.exit_when_over else None)
+                         max_steps=args.max_steps if args.exit_when_over else None,
+                         quit_after=args.quit_after)
     finally:
         if camera_feed is not None:
             camera_feed.close()

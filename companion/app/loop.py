@@ -79,11 +79,22 @@ class App:
             except queue.Empty:
                 return n
             n += 1
-            if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
-                item = from_button(item)  # a hardware ButtonEvent
-                if item is None:
-                    continue
-            self.ctl.handle(item)
+            self._dispatch(item)
+
+    def _dispatch(self, item) -> None:
+        if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
+            item = from_button(item)  # a hardware ButtonEvent
+            if item is None:
+                return
+        self.ctl.handle(item)
+
+    def wait(self, timeout: float) -> None:
+        """Sleep until an input arrives on the queue or timeout seconds pass (idle)."""
+        try:
+            item = self.inputs.get(timeout=timeout)
+        except queue.Empty:
+            return
+        self._dispatch(item)
 
     def step(self) -> bool:
         """One pass of the loop. Returns True if the screen was redrawn."""

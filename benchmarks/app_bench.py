@@ -1,0 +1,227 @@
+"""Figures for the table app's targets. Prints them; asserts nothing.
+
+    .venv/bin/python benchmarks/app_bench.py [--quick]
+
+- full redraw of the table screen at 1280x720 (target <= 10 ms)
+- idle CPU of `companion demo` with nothing happening (target <= 2% of one core)
+- camera frames from a card's first whole frame to state and screen updated (target <= 4)
+- peak memory (max RSS) of `companion demo` playing a whole game (target <= 250 MB)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def redraw_ms(repeats: int) -> dict:
+    import pygame
+
+    from tests.app_scenes import SCENES
+    from companion.app.screens.table import TableScreen
+
+    pygame.display.init()
+    pygame.font.init()
+    display = pygame.display.set_mode((1280, 720))
+    out = {}
+    for name in ("turn", "cards_picker", "confirm", "effect", "over"):
+        ctl, panel = SCENES[name]()
+        screen = TableScreen((1280, 720), panel=panel)
+        t = time.perf_counter()
+        screen.draw(display, ctl)
+        cold = (time.perf_counter() - t) * 1000
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            screen.draw(display, ctl)
+            pygame.display.flip()
+            times.append((time.perf_counter() - t) * 1000)
+        times.sort()
+        out[name] = (cold, statistics.mean(times), times[int(len(times) * 0.95) - 1])
+    pygame.display.quit()
+    return out
+
+
+def redraws_in_a_game() -> list[float]:
+    """The time of every redraw (after each change) while simulated players play a game."""
+    import random
+
+    import pygame
+
+    from companion.app.controller import Controller
+    from companion.app.devices import VirtualPanel
+    from companion.app.loop import App
+    from companion.app.screens.table import TableScreen
+    from companion.app.simtable import SimTable
+    from companion.engine import Game
+
+    pygame.display.init()
+    pygame.font.init()
+    display = pygame.display.set_mode((1280, 720))
+    rng = random.Random(2)
+    panel = VirtualPanel()
+    ctl = Controller(Game, camera=False, panel=panel, rng=rng)
+    screen = TableScreen((1280, 720), panel=panel)
+    times: list[float] = []
+    draw = screen.draw
+
+    def timed(dst, c):
+        t = time.perf_counter()
+        draw(dst, c)
+        pygame.display.flip()
+        times.append((time.perf_counter() - t) * 1000)
+
+    screen.draw = timed
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.1
+        return t[0]
+
+    app = App(ctl, display=display, screen=screen, sim=SimTable(rng), clock=clock)
+    while ctl.phase != "over":
+        app.step()
+    pygame.display.quit()
+    return times
+
+
+def _child(args: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and max RSS (KiB) of one `companion` child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          env=dict(os.environ, SDL_VIDEODRIVER="dummy"), cwd=ROOT)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"companion {' '.join(args)} failed:\n{proc.stderr.decode()[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, after.ru_maxrss
+
+
+def idle_cpu(seconds: float, extra: list[str]) -> float:
+    """Percent of one core while idle: a long run minus a short one, to leave out start-up."""
+    w1, c1, _ = _child(["demo", "--quit-after", "1", *extra])
+    w2, c2, _ = _child(["demo", "--quit-after", str(1 + seconds), *extra])
+    return 100.0 * (c2 - c1) / max(w2 - w1, 1e-6)
+
+
+def peak_memory_mb(extra: list[str]) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        # RUSAGE_CHILDREN's maxrss is the largest child so far: run this one in a fresh
+        # process so earlier children do not count.
+        code = (
+            "import resource, subprocess, sys, os\n"
+            "subprocess.run([sys.executable, '-m', 'companion', 'demo', '--autoplay', '--fast',"
+            " '--exit-when-over', '--headless', '--seed', '4', '--log', sys.argv[1]] + "
+            "sys.argv[2:], check=True, capture_output=True)\n"
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+        out = subprocess.run([sys.executable, "-c", code, str(Path(tmp) / "g.jsonl"), *extra],
+                             capture_output=True, text=True, check=True, cwd=ROOT,
+                             env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+        return int(out.stdout.strip()) / 1024
+
+
+def frames_to_update(trials: int) -> tuple[list[int], str]:
+    """Lay a card on the camera and count the frames read until the engine state has
+    changed and the screen has been redrawn with it."""
+    import random
+
+    import pygame
+
+    from companion.app.controller import Controller
+    from companion.app.devices import CameraFeed, VirtualPanel
+    from companion.app.inputs import Press
+    from companion.app.loop import App
+    from companion.app.screens.table import TableScreen
+    from companion.engine import Game
+
+    try:
+        from vision.recognize import Recognizer
+        from vision.synthetic import SyntheticCamera
+        from vision.tracking import RevealTracker
+        make = lambda: (SyntheticCamera(seed=1), None)  # noqa: E731
+        kind = "synthetic camera + recogniser + reveal tracker"
+    except ImportError:
+        from tests.app_fakes import DiffTracker, MatCamera
+        Recognizer = RevealTracker = None
+        make = lambda: (MatCamera(), "fake")  # noqa: E731
+        kind = "stand-in camera (card recognition not installed): app-side frames only"
+
+    pygame.display.init()
+    pygame.font.init()
+    display = pygame.display.set_mode((1280, 720))
+    results = []
+    for trial in range(trials):
+        camera, fake = make()
+        tracker = DiffTracker(camera) if fake else RevealTracker(Recognizer())
+        panel = VirtualPanel()
+        ctl = Controller(Game, camera=True, panel=panel, rng=random.Random(trial),
+                         confirm_investigations=False)
+        feed = CameraFeed(camera, tracker, None)
+        t = [0.0]
+
+        def clock(t=t):
+            t[0] += 1 / 15
+            return t[0]
+
+        app = App(ctl, display=display, screen=TableScreen((1280, 720), panel=panel),
+                  camera=feed, clock=clock)
+        feed.inputs = app.inputs
+        for press in (Press("seat", 1), Press("seat", 2), Press("ok"), Press("seat", 1),
+                      Press("seat", 1), Press("seat", 2)):
+            ctl.handle(press)  # Red and Orange seated; Red investigates announcing Cook
+        for _ in range(5):
+            app.step()  # the empty mat settles
+        events = len(ctl.game.events)
+        camera.lay("a", "cook")
+        start = feed.frames
+        for _ in range(60):
+            app.step()
+            if len(ctl.game.events) > events and app.drawn_version == ctl.version:
+                break
+        results.append(feed.frames - start)
+    pygame.display.quit()
+    return results, kind
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args()
+    quick = args.quick
+
+    print("Table app benchmark (targets in brackets)")
+    for name, (cold, mean, p95) in redraw_ms(50 if quick else 300).items():
+        print(f"  full redraw 1280x720, {name:13s}: mean {mean:5.2f} ms, p95 {p95:5.2f} ms, "
+              f"first (cold caches) {cold:6.2f} ms   [<= 10 ms]")
+    times = sorted(redraws_in_a_game())
+    print(f"  redraw after each change during a whole game ({len(times)} redraws): "
+          f"mean {statistics.mean(times):.2f} ms, p95 {times[int(len(times) * 0.95) - 1]:.2f} "
+          f"ms, max {times[-1]:.2f} ms   [<= 10 ms]")
+    frames, kind = frames_to_update(3 if quick else 10)
+    print(f"  frames from a card's first whole frame to state and screen updated: "
+          f"max {max(frames)}, mean {statistics.mean(frames):.1f} ({kind})   [<= 4]")
+    secs = 4 if quick else 15
+    print(f"  idle CPU, no camera: {idle_cpu(secs, ['--no-camera']):.2f} % of one core   "
+          f"[<= 2 %]")
+    print(f"  idle CPU, with the synthetic camera (when installed): "
+          f"{idle_cpu(secs, []):.2f} % of one core   [<= 2 %]")
+    print(f"  peak memory of companion demo (a whole game): {peak_memory_mb([]):.0f} MB   "
+          f"[<= 250 MB]")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
