@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 def redraw_ms(repeats: int) -> dict:
     import pygame
 
-    from tests.app_scenes import SCENES
     from companion.app.screens.table import TableScreen
+    from tests.app_scenes import SCENES
 
     pygame.display.init()
     pygame.font.init()
