@@ -278,7 +278,8 @@ def _check_counts(s: _State, cards: list[str]) -> None:
             continue
         name = display_name(card, plural=COPIES[card] > 1)
         if card == "ghost":
-            raise RuleError("there is only one Ghost: both cards cannot be the Ghost: check the cards")
+            raise RuleError("there is only one Ghost: both cards cannot be the Ghost: "
+                            "check the cards")
         if already == COPIES[card]:
             every = "both" if COPIES[card] == 2 else f"all {COPIES[card]}"
             raise RuleError(f"{every} {name} are already revealed this round: check the card")

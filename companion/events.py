@@ -83,7 +83,7 @@ def parse_event(line: Any) -> Event:
     """An Event from one decoded JSON line. Raises LogFormatError naming what is wrong."""
     if not isinstance(line, Mapping):
         raise LogFormatError(f"a line must be a JSON object, not {_kind(line)}")
-    name = line.get("event", line.get("type"))
+    name = line.get("event")
     if name is None:
         raise LogFormatError('the line has no "event" field')
     parser = _PARSERS.get(name) if isinstance(name, str) else None

@@ -24,7 +24,6 @@ class SimTable:
     deck: list[str] = field(default_factory=list)  # deck[-1] is the top card
     hands: dict[str, str | None] = field(default_factory=dict)
     pile: list[str] = field(default_factory=list)  # this round's revealed area
-    _drawers: list[str] = field(default_factory=list)  # who draws once the reveals are in
 
     def start_event(self, first: str | None = None) -> dict[str, Any]:
         self._deal()
@@ -35,7 +34,6 @@ class SimTable:
         self.deck = [c for c in IDENTITIES for _ in range(COPIES[c])]
         self.rng.shuffle(self.deck)
         self.pile = []
-        self._drawers = []
         self.hands = {p: self.deck.pop() for p in self.players}
 
     def held(self) -> int:
@@ -66,48 +64,30 @@ class SimTable:
 
     # -- the cards move as the event says --------------------------------------------------
     def play(self, game: Game, event: dict[str, Any]) -> list[dict[str, Any]]:
-        """Push the event and move the physical cards. Returns the engine's notes."""
-        before = game.state
+        """Push the event, then move the physical cards as the companion says: the cards
+        shown go to the revealed area (the Ghost into the deck), who is told to draw draws,
+        and a new round gathers and deals all the cards again. Returns the engine's notes."""
         notes = game.push(event)
-        after = game.state
-        kind = event["event"]
-        if kind == "investigate":
-            self._lay(event["player"])
-            if event["card"] == "cleaner" and event.get("guess") == "cleaner" and self.deck:
-                self.deck.insert(0, self.deck.pop())  # top card to the bottom
-            self._drawers = [event["player"]]
-        elif kind == "duel" and event["accepted"]:
-            self._lay(event["player"])
-            self._lay(event["target"])
-            self._drawers = [event["player"], event["target"]]
-        elif kind == "reveal":
-            self._lay(event["player"])
-        if after["over"]:
-            return notes
-        if after["round"] != before["round"]:
-            self._deal_next_round(after)
-        elif after["expect"]["action"] != "reveal":
-            for who in self._drawers:
-                if self._is_alive(after, who) and self.deck:
-                    self.hands[who] = self.deck.pop()
-            self._drawers = []
+        for note in notes:
+            kind = note["kind"]
+            if kind == "revealed":
+                self._lay(note["player"], note["card"])
+            elif kind == "draw":
+                self.hands[note["player"]] = self.deck.pop()
+            elif kind == "round_start":
+                self._deal()
+        if event["event"] == "investigate" and event["card"] == "cleaner" \
+                and event.get("guess") == "cleaner" and self.deck:
+            self.deck.insert(0, self.deck.pop())  # the Cleaner's look: top card to the bottom
         return notes
 
-    def _deal_next_round(self, state: dict[str, Any]) -> None:
-        self._deal()
-
-    def _lay(self, who: str) -> None:
-        card = self.hands[who]
-        assert card is not None, f"{who} holds no card"
+    def _lay(self, who: str, card: str) -> None:
+        assert self.hands[who] == card, f"{who} holds {self.hands[who]}, not {card}"
         self.hands[who] = None
         if card == "ghost":
             self.deck.insert(self.rng.randrange(len(self.deck) + 1), card)
         else:
             self.pile.append(card)
-
-    @staticmethod
-    def _is_alive(state: dict[str, Any], who: str) -> bool:
-        return next(p["alive"] for p in state["players"] if p["name"] == who)
 
 
 def play_game(players: list[str], seed: int, *, max_events: int = 10_000) -> tuple[Game, list]:
