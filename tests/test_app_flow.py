@@ -335,3 +335,28 @@ def test_virtual_panel_mirrors_health_and_rejects_unknown_buttons():
     with pytest.raises(ValueError, match="no button called 'power'"):
         panel.press("power")
     assert q.empty()
+
+
+def test_players_keep_their_physical_seats_for_buttons_and_dials():
+    panel = VirtualPanel()
+    log = MemoryLog()
+    ctl = Controller(Game, open_log=lambda e: log, camera=False, panel=panel)
+    for s in (2, 5):
+        ctl.handle(seat(s))
+    ctl.handle(OK)
+    ctl.handle(seat(5))  # Blue, at seat 5, starts
+    assert ctl.game.expect == {"action": "turn", "player": "Blue"}
+    ctl.handle(seat(1))  # nobody at seat 1
+    assert ctl.message[0] == "msg.no_such_seat"
+    ctl.handle(seat(2))  # Blue challenges Orange, at seat 2
+    assert ctl.pending.target == "Orange"
+    ctl.handle(seat(2))
+    ctl.handle(Press("card", "living_armor"))
+    ctl.handle(Press("card", "cleaner"))
+    leds = panel.led_states()
+    assert leds[0] == [False] * 5 and leds[3] == [False] * 5
+    assert leds[1] == [True, True, False, False, False]  # Orange: 5 - 3
+    assert leds[4] == [True] * 5
+    # read back from its log, the game keeps the seats (players named after seat colours)
+    again = Controller(Game, game=load_game(log.lines), camera=False)
+    assert again.joined == [2, 5] and again.seat_for("Blue") == 5

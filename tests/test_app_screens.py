@@ -24,7 +24,7 @@ REFERENCE = ROOT / "tests" / "reference"
 FAILURES = ROOT / "out" / "reference-failures"
 # A pixel differs when a channel moves by more than this; a screen fails past the share.
 PIXEL_TOLERANCE = 24
-SHARE_TOLERANCE = 0.005
+SHARE_TOLERANCE = 0.001
 
 
 @pytest.fixture(scope="module", autouse=True)

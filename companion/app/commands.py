@@ -141,13 +141,22 @@ def _open_display(pygame, size, *, fullscreen=False, headless=False):
     return display
 
 
+def _close(device) -> None:
+    close = getattr(device, "close", None)
+    if close is not None:
+        try:
+            close()
+        except Exception as err:  # closing a device that went away: say so, go on
+            print(f"companion: warning: {err}", file=sys.stderr)
+
+
 # ----- demo -------------------------------------------------------------------------------
 
 def cmd_demo(args) -> int:
     import queue  # noqa: PLC0415
 
     from companion.app.controller import Controller  # noqa: PLC0415
-    from companion.app.devices import CameraFeed, VirtualPanel  # noqa: PLC0415
+    from companion.app.devices import CameraFeed, virtual_panel  # noqa: PLC0415
     from companion.app.loop import App  # noqa: PLC0415
     from companion.app.simtable import SimTable  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
@@ -175,7 +184,7 @@ def cmd_demo(args) -> int:
             warnings.append("warn.resumed")
     rng = random.Random(args.seed)
     inputs: queue.Queue = queue.Queue()
-    panel = VirtualPanel(inputs)
+    panel = virtual_panel(inputs)
 
     camera_feed = None
     sim_camera = None
@@ -234,6 +243,7 @@ def cmd_demo(args) -> int:
     finally:
         if camera_feed is not None:
             camera_feed.close()
+        _close(panel)
         pygame.quit()
     if ctl.phase == "over":
         print("companion: game over, winners: " + ", ".join(ctl.state["winners"]))
@@ -271,7 +281,7 @@ def cmd_run(args) -> int:
     import queue  # noqa: PLC0415
 
     from companion.app.controller import Controller  # noqa: PLC0415
-    from companion.app.devices import VirtualPanel, open_camera, open_panel  # noqa: PLC0415
+    from companion.app.devices import open_camera, open_panel, virtual_panel  # noqa: PLC0415
     from companion.app.loop import App  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
     from companion.tablelog import TableLog  # noqa: PLC0415
@@ -283,12 +293,13 @@ def cmd_run(args) -> int:
         return 2
     inputs: queue.Queue = queue.Queue()
     warnings = []
-    panel, why = open_panel(inputs, _get(cfg, "hardware"))
-    if panel is None:
+    panel, why = open_panel(inputs, _get(cfg, "hardware", "pins"))
+    virtual = panel is None
+    if virtual:
         print(f"companion: warning: no GPIO panel ({why}); dials and buttons on screen",
               file=sys.stderr)
         warnings.append("warn.no_gpio")
-        panel = VirtualPanel(inputs)
+        panel = virtual_panel(inputs)
     camera, why = open_camera(_get(cfg, "camera", default={}), inputs)
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
@@ -316,8 +327,8 @@ def cmd_run(args) -> int:
     display = _open_display(pygame, size, fullscreen=args.size is None)
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
-    screen = TableScreen(display.get_size(), panel=panel if getattr(panel, "virtual", False)
-                         else None, warnings=warnings)
+    screen = TableScreen(display.get_size(), panel=panel if virtual else None,
+                         warnings=warnings)
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
               clock=time.monotonic, flip=pygame.display.flip)
     try:
@@ -325,4 +336,5 @@ def cmd_run(args) -> int:
     finally:
         if camera is not None:
             camera.close()
+        _close(panel)
         pygame.quit()

@@ -103,8 +103,8 @@ class Controller:
         self.round_notes: list[dict] = []
         self.listeners: list[Callable[[dict, list[dict]], None]] = []  # told of each event
         self.phase = "setup_join"
-        if self.game.expect and self.game.expect.get("action") != "game":
-            self.joined = list(range(1, len(self.game.state["players"]) + 1))
+        if self.game.expect is None or self.game.expect.get("action") != "game":
+            self.joined = self._seats_of_resumed([p["name"] for p in self.game.state["players"]])
         self._derive()
         self._show()
 
@@ -121,8 +121,30 @@ class Controller:
         return [self.names[s - 1] for s in self.joined]
 
     def _seat_of(self, seat: int) -> str | None:
-        names = self.seat_names
-        return names[seat - 1] if 1 <= seat <= len(names) else None
+        """The player at a physical seat (its button and dial), or None."""
+        return dict(zip(self.joined, self.seat_names, strict=False)).get(seat)
+
+    def seat_for(self, name: str) -> int:
+        """The physical seat of a player."""
+        return self.joined[self.seat_names.index(name)]
+
+    @staticmethod
+    def _seats_of_resumed(names: list[str]) -> list[int]:
+        """Seats for a game read back from its log: the seat colours when the players are
+        named after them (in clockwise order), else seats 1..n."""
+        if all(n in SEAT_COLOURS for n in names):
+            seats = [SEAT_COLOURS.index(n) + 1 for n in names]
+            if seats == sorted(seats):
+                return seats
+        return list(range(1, len(names) + 1))
+
+    def panel_state(self) -> dict:
+        """The state laid out by physical seat (6 entries, empty seats out), for the dials."""
+        state = dict(self.game.state)
+        by_seat = dict(zip(self.joined, state["players"], strict=False))
+        state["players"] = [by_seat.get(s, {"name": f"(seat {s})", "health": 0, "stones": 0,
+                                            "alive": False}) for s in range(1, SEATS + 1)]
+        return state
 
     # ----- input --------------------------------------------------------------------------
     def handle(self, inp) -> None:
@@ -481,6 +503,7 @@ class Controller:
                 self.round_notes.append(note)
             if kind == "round_end":
                 ended = list(self.round_notes)
+            self._celebrate(note)
             if self.effects_on and kind in EFFECT_SECONDS:
                 self.effects.append(Effect(note, self.now + EFFECT_SECONDS[kind]))
         if ended is not None and not self.state["over"]:
@@ -489,6 +512,18 @@ class Controller:
                                       if n.get("kind") == "round_end")
         self._derive()
         self._show()
+
+    def _celebrate(self, note: dict) -> None:
+        """Round end and winners on the dials, where the panel can show them."""
+        kind = note.get("kind")
+        try:
+            if kind == "round_end" and hasattr(self.panel, "celebrate_round_end"):
+                self.panel.celebrate_round_end()
+            elif kind == "game_end" and hasattr(self.panel, "celebrate_winners"):
+                self.panel.celebrate_winners([self.seat_for(w) - 1
+                                              for w in note.get("winners", [])])
+        except Exception as err:  # a panel fault never stops the game
+            self._say("msg.panel_fault", text=str(err))
 
     def _consume_mat(self) -> None:
         self.mat = {z: (label, False) for z, (label, _f) in self.mat.items()}
@@ -522,7 +557,7 @@ class Controller:
         if self.panel is not None and self.game.expect and \
                 self.game.expect.get("action") != "game":
             try:
-                self.panel.show(self.game.state)
+                self.panel.show(self.panel_state())
             except Exception as err:  # a panel fault never stops the game
                 self._say("msg.panel_fault", text=str(err))
 

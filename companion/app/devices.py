@@ -80,26 +80,32 @@ class CameraFeed:
             close()
 
 
-def open_panel(inputs: queue.Queue, config=None):
-    """The GPIO panel, or (None, reason) when there is none here."""
+def open_panel(inputs: queue.Queue, pins=None):
+    """The GPIO panel (pins: a pin map file, else the shipped map), or (None, reason) when
+    this machine has no GPIO or the map is wrong."""
     try:
-        from hardware import panel as hwpanel  # noqa: PLC0415
+        from hardware.config import default_pinmap, load_pinmap  # noqa: PLC0415
+        from hardware.panel import build_panel  # noqa: PLC0415
     except ImportError as err:
-        return None, f"no panel module: {err}"
-    for name in ("open_panel", "GpioPanel", "Panel"):
-        factory = getattr(hwpanel, name, None)
-        if factory is None:
-            continue
-        try:
-            return factory(inputs=inputs, config=config), None
-        except TypeError:
-            try:
-                return factory(inputs), None
-            except Exception as err:  # a missing GPIO chip shows up as many kinds of error
-                return None, str(err)
-        except Exception as err:
-            return None, str(err)
-    return None, "the panel module has no panel"
+        return None, f"the LED dials' driver is not installed ({err})"
+    try:
+        pinmap = load_pinmap(pins) if pins else default_pinmap()
+        return build_panel(pinmap, events=inputs), None
+    except (RuntimeError, ValueError, OSError) as err:  # NoGPIOError, PinMapError, ...
+        return None, str(err)
+
+
+def virtual_panel(inputs: queue.Queue):
+    """Dials and buttons drawn on screen: the hardware's virtual panel (mock pins) when it is
+    installed, else this module's VirtualPanel."""
+    try:
+        from hardware.panel import virtual_panel as hw_virtual  # noqa: PLC0415
+    except ImportError:
+        return VirtualPanel(inputs)
+    try:
+        return hw_virtual(events=inputs)
+    except (RuntimeError, ValueError, OSError):
+        return VirtualPanel(inputs)
 
 
 def open_camera(config, inputs: queue.Queue):

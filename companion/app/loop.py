@@ -38,6 +38,7 @@ class App:
         self.redraws = 0
         self.shots: dict[str, Path] = {}
         self._next_sim = 0.0
+        self._drawn_lights = None
         if sim is not None:
             ctl.listeners.append(lambda event, notes: self._sim_follow(event, notes))
 
@@ -112,11 +113,23 @@ class App:
             self.drain()
         return self.redraw()
 
+    def _lights(self):
+        """The virtual panel's lights, so the screen follows the dials' own animations."""
+        panel = getattr(self.screen, "panel", None)
+        if panel is None or not hasattr(panel, "led_states"):
+            return None
+        try:
+            return tuple(tuple(row) for row in panel.led_states())
+        except Exception:
+            return None
+
     def redraw(self, force: bool = False) -> bool:
         if self.display is None or self.screen is None:
             return False
-        if not force and self.ctl.version == self.drawn_version:
+        lights = self._lights()
+        if not force and self.ctl.version == self.drawn_version and lights == self._drawn_lights:
             return False
+        self._drawn_lights = lights
         self.screen.draw(self.display, self.ctl)
         self.drawn_version = self.ctl.version
         self.redraws += 1

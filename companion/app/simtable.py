@@ -66,7 +66,6 @@ class SimTable:
     def next_input(self, ctl) -> list:
         """What the players do now, as inputs for the controller (possibly none)."""
         phase = ctl.phase
-        names = ctl.seat_names
         if phase == "setup_join":
             if len(ctl.joined) < self._want_players:
                 free = [s for s in range(1, 7) if s not in ctl.joined]
@@ -81,12 +80,12 @@ class SimTable:
             me = ctl.game.expect["player"]
             others = [p["name"] for p in state["players"] if p["alive"] and p["name"] != me]
             if not others or self.rng.random() < self.investigate:
-                return [Press("seat", names.index(me) + 1)]
-            return [Press("seat", names.index(self.rng.choice(others)) + 1)]
+                return [Press("seat", ctl.seat_for(me))]
+            return [Press("seat", ctl.seat_for(self.rng.choice(others)))]
         pend = ctl.pending
         if phase == "answer":
             if self.rng.random() < self.accept:
-                return [Press("seat", names.index(pend.target) + 1)]
+                return [Press("seat", ctl.seat_for(pend.target))]
             return [Press("back")]
         if phase == "guess":
             return [Press("seat", POWER[self._guess(ctl, pend.player)])]

@@ -215,13 +215,14 @@ class TableScreen:
             if turn:
                 pygame.draw.rect(dst, GOLD, rect, width=3, border_radius=10)
             sw = self.R(10, 74 + i * (row_h + 4), 12, row_h)
-            colour_name = ctl.names[ctl.joined[i] - 1] if i < len(ctl.joined) else None
+            seat = ctl.joined[i] if i < len(ctl.joined) else i + 1
+            colour_name = SEAT_COLOURS[seat - 1]
             pygame.draw.rect(dst, SEAT_RGB.get(colour_name, DIM), sw, border_radius=6)
             name_col = TEXT if p["alive"] else DIM
             self.blit_text(dst, player_name(lang, p["name"]), 28,
-                           (rect.x + 22 * self.scale, rect.y + 6 * self.scale), name_col, True)
+                           (rect.x + 40 * self.scale, rect.y + 6 * self.scale), name_col, True)
             # health candles: the dial's lights
-            lights = leds[i] if leds and i < len(leds) else \
+            lights = leds[seat - 1] if leds and seat - 1 < len(leds) else \
                 [k < p["health"] for k in range(MAX_HEALTH)]
             for k, on in enumerate(lights[:MAX_HEALTH]):
                 c = self.R(30 + k * 30, 0, 0, 0).x, rect.y + rect.h - round(16 * self.scale)
@@ -245,7 +246,9 @@ class TableScreen:
             if badge:
                 self.blit_text(dst, badge, 24, (rect.right - 10 * self.scale, rect.centery),
                                BAD if not p["alive"] else GOLD, True, "midright")
-            self.hits.append((rect, Press("seat", i + 1)))
+            self.blit_text(dst, str(seat), 18, (rect.x + 22 * self.scale, rect.y + 4 * self.scale),
+                           DIM)
+            self.hits.append((rect, Press("seat", seat)))
 
     def _led_rows(self):
         """The virtual panel's lights as rows of booleans per seat, when it has them."""
