@@ -124,6 +124,7 @@ def scene_effect():
     ctl.handle(seat(1))
     ctl.handle(Seen("a", "butler"))
     ctl.handle(OK)  # wrong: 1 damage, shown as an effect
+    ctl.handle(Tick(100.4))  # halfway through it
     return ctl, panel
 
 

@@ -41,6 +41,7 @@ EFFECT_SECONDS = {"damage": 0.8, "heal": 0.6, "stones": 1.0, "eliminated": 1.2,
 class Effect:
     note: dict
     until: float
+    start: float = 0.0
 
 
 @dataclass
@@ -505,7 +506,8 @@ class Controller:
                 ended = list(self.round_notes)
             self._celebrate(note)
             if self.effects_on and kind in EFFECT_SECONDS:
-                self.effects.append(Effect(note, self.now + EFFECT_SECONDS[kind]))
+                start = max([self.now] + [e.until for e in self.effects])  # one after another
+                self.effects.append(Effect(note, start + EFFECT_SECONDS[kind], start))
         if ended is not None and not self.state["over"]:
             self.summary = ended
             self.summary_round = next(n.get("round", 0) for n in reversed(ended)

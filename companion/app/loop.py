@@ -127,7 +127,9 @@ class App:
         if self.display is None or self.screen is None:
             return False
         lights = self._lights()
-        if not force and self.ctl.version == self.drawn_version and lights == self._drawn_lights:
+        animating = bool(self.ctl.effects)
+        if not force and not animating and self.ctl.version == self.drawn_version \
+                and lights == self._drawn_lights:
             return False
         self._drawn_lights = lights
         self.screen.draw(self.display, self.ctl)
@@ -147,7 +149,7 @@ class App:
             name += "-picker" if ctl.pending.picker else "-camera"
             name += "-" + ctl.pending.kind
         if ctl.effects:
-            name = "effect-" + ctl.effects[-1].note.get("kind", "")
+            name = "effect-" + ctl.effects[0].note.get("kind", "")
         if ctl.message:
             name += "-message"
         name += "-" + ctl.language

@@ -425,10 +425,24 @@ class TableScreen:
                     size=30)
 
     def _effect(self, dst, ctl, lang):
-        note = ctl.effects[-1].note
+        """The running effect as a banner that grows in, with a bar running out as it ends;
+        the next ones are listed small under it. A touch skips them all."""
+        effect = ctl.effects[0]  # they run one after another
+        note = effect.note
         colour = {"damage": BAD, "eliminated": BAD, "stones": GOLD, "heal": GOOD}.get(
             note.get("kind"), TEXT)
-        rect = self.R(330, 250, 620, 110)
+        total = max(effect.until - effect.start, 1e-6)
+        left = max(0.0, min(1.0, (effect.until - ctl.now) / total))
+        grow = min(1.0, (1.0 - left) * total / 0.15) if total > 0.15 else 1.0
+        full = self.R(330, 250, 620, 110)
+        rect = full.inflate(-round(full.w * 0.3 * (1 - grow)), -round(full.h * 0.3 * (1 - grow)))
         self._overlay(dst, rect, 235)
         self.blit_text(dst, effect_line(lang, note), 44, rect.center, colour, True, "center")
-        self.hits.append((rect, Press("skip")))
+        bar = pygame.Rect(rect.x + 12, rect.bottom - 14, round((rect.w - 24) * left), 6)
+        if bar.w > 0:
+            pygame.draw.rect(dst, colour, bar, border_radius=3)
+        for k, later in enumerate(ctl.effects[1:4]):
+            self.blit_text(dst, effect_line(lang, later.note), 24,
+                           (full.centerx, full.bottom + (8 + k * 30) * self.scale), TEXT, True,
+                           "midtop")
+        self.hits.append((full, Press("skip")))
