@@ -86,3 +86,17 @@ def test_run_reports_an_unreadable_config(tmp_path, capsys):
     bad.write_text("this is [ not toml")
     assert main(["run", "--config", str(bad)]) == 2
     assert "cannot read the configuration" in capsys.readouterr().err
+
+
+def test_demo_takes_players_names_by_seat_and_refuses_bad_lists(tmp_path, capsys):
+    log = tmp_path / "n.jsonl"
+    assert main(DEMO + ["--names", "Ann, Ben,Cat,Dan,Eve,Fay", "--players", "3", "--seed", "2",
+                        "--log", str(log)]) == 0
+    players = json.loads(log.read_text().splitlines()[0])["players"]
+    assert len(players) == 3 and set(players) <= {"Ann", "Ben", "Cat", "Dan", "Eve", "Fay"}
+    for bad, words in (("Ann,Ann", "share the name 'Ann'"), ("Ann,,Cat", "a name is empty"),
+                       ("A,B,C,D,E,F,G", "6 seats, but 7 names"),
+                       ("Ann,Yellow", "share the name 'Yellow'")):
+        capsys.readouterr()
+        assert main(DEMO + ["--names", bad]) == 2
+        assert words in capsys.readouterr().err

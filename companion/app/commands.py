@@ -36,6 +36,8 @@ def register(subparsers) -> None:
                       help="no window (SDL dummy video driver)")
     demo.add_argument("--max-steps", type=int, default=200_000,
                       help="give up after this many loop passes (default 200000)")
+    demo.add_argument("--names", default=None, metavar="A,B,...",
+                      help="players' names by seat, comma-separated (default: seat colours)")
     demo.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
                       help="quit after this many seconds (for measurements)")
     demo.set_defaults(func=cmd_demo)
@@ -50,10 +52,31 @@ def register(subparsers) -> None:
                      help="where the table logs go (default: from the config, else ./games)")
     run.add_argument("--size", default=None, help="window size instead of full screen")
     run.add_argument("--lang", choices=("en", "ko"), default=None, help="language")
+    run.add_argument("--names", default=None, metavar="A,B,...",
+                     help="players' names by seat, comma-separated (default: seat colours)")
     run.set_defaults(func=cmd_run)
 
 
 # ----- shared helpers ---------------------------------------------------------------------
+
+def seat_names(text) -> list[str]:
+    """Names by seat from "Ann,Ben" (or a list); seats without a name keep their colour.
+    Raises ValueError with a sentence for a bad list."""
+    from companion.app.controller import SEAT_COLOURS  # noqa: PLC0415
+
+    if text is None:
+        return list(SEAT_COLOURS)
+    names = [n.strip() for n in (text.split(",") if isinstance(text, str) else text)]
+    if len(names) > len(SEAT_COLOURS):
+        raise ValueError(f"there are {len(SEAT_COLOURS)} seats, but {len(names)} names")
+    if any(not n for n in names):
+        raise ValueError("a name is empty: give one name per seat, separated by commas")
+    full = names + list(SEAT_COLOURS[len(names):])
+    dupes = sorted({n for n in full if full.count(n) > 1})
+    if dupes:
+        raise ValueError(f"two seats cannot share the name {dupes[0]!r}")
+    return full
+
 
 def _size(text: str) -> tuple[int, int]:
     try:
@@ -167,6 +190,11 @@ def cmd_demo(args) -> int:
     if not 2 <= args.players <= 6:
         print("companion: --players must be 2 to 6", file=sys.stderr)
         return 2
+    try:
+        names = seat_names(args.names)
+    except ValueError as err:
+        print(f"companion: --names: {err}", file=sys.stderr)
+        return 2
     headless = args.headless or (
         args.fast and args.exit_when_over and not os.environ.get("DISPLAY")
         and not os.environ.get("WAYLAND_DISPLAY"))
@@ -211,7 +239,7 @@ def cmd_demo(args) -> int:
 
     fast = args.fast
     ctl = Controller(Game, open_log=open_log, game=game, log=log, camera=camera_feed is not None,
-                     panel=panel, rng=rng, language=args.lang, effects=True)
+                     panel=panel, rng=rng, language=args.lang, effects=True, names=names)
     sim = None
     if args.autoplay:
         sim = SimTable(rng, camera=sim_camera)
@@ -315,7 +343,11 @@ def cmd_run(args) -> int:
         return TableLog(log_dir / f"game-{n:05d}.jsonl")
 
     lang = args.lang or _get(cfg, "app", "language", default="en")
-    names = _get(cfg, "app", "names", default=None)
+    try:
+        names = seat_names(args.names or _get(cfg, "app", "names", default=None))
+    except ValueError as err:
+        print(f"companion: names: {err}", file=sys.stderr)
+        return 2
     ctl = Controller(Game, open_log=open_log, camera=camera is not None, panel=panel,
                      language=lang if lang in ("en", "ko") else "en", names=names)
     import pygame  # noqa: PLC0415

@@ -129,14 +129,14 @@ class Controller:
         """The physical seat of a player."""
         return self.joined[self.seat_names.index(name)]
 
-    @staticmethod
-    def _seats_of_resumed(names: list[str]) -> list[int]:
-        """Seats for a game read back from its log: the seat colours when the players are
-        named after them (in clockwise order), else seats 1..n."""
-        if all(n in SEAT_COLOURS for n in names):
-            seats = [SEAT_COLOURS.index(n) + 1 for n in names]
-            if seats == sorted(seats):
-                return seats
+    def _seats_of_resumed(self, names: list[str]) -> list[int]:
+        """Seats for a game read back from its log: where the names by seat (or the seat
+        colours) put the players, if that keeps them clockwise, else seats 1..n."""
+        for by_seat in (self.names, list(SEAT_COLOURS)):
+            if all(n in by_seat for n in names):
+                seats = [by_seat.index(n) + 1 for n in names]
+                if seats == sorted(seats):
+                    return seats
         return list(range(1, len(names) + 1))
 
     def panel_state(self) -> dict:
