@@ -1,0 +1,139 @@
+"""How long updating all six health dials through the 74HC595 chain takes.
+
+Runs on gpiozero's MockFactory (mock pins, on this machine): no Raspberry Pi needed. Each update
+changes every dial and goes out as one 32-bit word. Prints wall-clock and CPU time per update in
+ms; the target is under 2 ms per update.
+
+    .venv/bin/python benchmarks/hw_bench.py [--updates N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import queue
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+from gpiozero import LEDBarGraph
+from gpiozero.pins.mock import MockFactory
+
+from hardware.config import default_pinmap
+from hardware.panel import build_panel, virtual_panel
+from hardware.shiftreg import ShiftRegisterFactory
+
+TARGET_MS = 2.0
+
+
+def state(healths, turn):
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
+    players = [{"name": n, "health": h, "alive": h > 0}
+               for n, h in zip(names, healths, strict=True)]
+    return {"players": players,
+            "expect": {"action": "turn", "player": names[turn]}}
+
+
+STATES = [state([5, 4, 3, 2, 1, 5], 0), state([1, 2, 3, 4, 5, 0], 3)]
+
+
+def measure(update, n, *, tidy=None):
+    """Wall-clock and thread CPU time of each update, in ms. ``tidy`` runs untimed every 100
+    updates (to empty plain MockPin's ever-growing history, a mock-only cost)."""
+    update(0)  # warm up
+    wall, cpu = [], []
+    for i in range(n):
+        if tidy is not None and i % 100 == 0:
+            tidy()
+        t, c = time.perf_counter(), time.thread_time()
+        update(i)
+        cpu.append((time.thread_time() - c) * 1000)
+        wall.append((time.perf_counter() - t) * 1000)
+    return wall, cpu
+
+
+def report(name, times, writes=None):
+    wall, cpu = (sorted(x) for x in times)
+
+    def p99(xs):
+        return xs[int(len(xs) * 0.99) - 1]
+
+    ok = statistics.median(wall) < TARGET_MS and p99(cpu) < TARGET_MS
+    extra = f"; {writes:.0f} pin changes per update" if writes is not None else ""
+    print(f"{name}{extra}\n"
+          f"    wall clock: median {statistics.median(wall):.3f}  mean {statistics.fmean(wall):.3f}"
+          f"  p99 {p99(wall):.3f}  max {wall[-1]:.3f} ms\n"
+          f"    CPU time:   median {statistics.median(cpu):.3f}  mean {statistics.fmean(cpu):.3f}"
+          f"  p99 {p99(cpu):.3f}  max {cpu[-1]:.3f} ms"
+          f"   [{'under' if ok else 'OVER'} {TARGET_MS:g} ms]")
+    return ok
+
+
+def pin_writes(factory, pinmap):
+    c = pinmap.chain
+    return sum(len(factory.pin(g).states) - 1 for g in (c.data, c.clock, c.latch))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--updates", type=int, default=2000)
+    n = ap.parse_args().updates
+    pm = default_pinmap()
+    print(f"Python {platform.python_version()} on {platform.machine()}, gpiozero MockFactory "
+          f"(mock pins), {pm.chain.chips} x 74HC595 = {pm.chain.outputs} outputs, "
+          f"{pm.seats} dials, {n} updates each")
+    ok = True
+
+    # 1. the bare chain: 30 candles set inside one batch, one word out
+    factory = MockFactory()
+    chain = ShiftRegisterFactory(pm.chain.data, pm.chain.clock, pm.chain.latch,
+                                 pin_factory=factory)
+    dials = [LEDBarGraph(*d, pin_factory=chain) for d in pm.dials]
+    counts = [(5, 4, 3, 2, 1, 5), (1, 2, 3, 4, 5, 0)]
+
+    def raw(i):
+        with chain.batch():
+            for dial, count in zip(dials, counts[i % 2], strict=True):
+                dial.lit_count = count
+
+    def tidy_factory(f=factory):
+        for pin in f.pins.values():
+            pin.clear_states()
+
+    tidy_factory()
+    shifts = chain.shifts
+    for i in range(10):
+        raw(i)
+    changes = pin_writes(factory, pm) / (chain.shifts - shifts)
+    ok &= report("6 LEDBarGraphs on the chain, one batch", measure(raw, n, tidy=tidy_factory),
+                 changes)
+    for dial in dials:
+        dial.close()
+    chain.close()
+    factory.close()
+
+    # 2. the panel as the app uses it: panel.show(state), validation and patterns included
+    factory = MockFactory()
+    panel = build_panel(pm, events=queue.Queue(), pin_factory=factory, animate=False)
+    ok &= report("panel.show(state), mock pins",
+                 measure(lambda i: panel.show(STATES[i % 2]), n,
+                         tidy=lambda: [p.clear_states() for p in factory.pins.values()]))
+    panel.close()
+    factory.close()
+
+    # 3. the virtual panel: the same, plus the simulated chips decoding every edge
+    panel = virtual_panel(pm, events=queue.Queue(), animate=False)
+    ok &= report("panel.show(state), virtual panel with simulated chips",
+                 measure(lambda i: panel.show(STATES[i % 2]), n))
+    panel.close()
+    print("Held to the target: the wall-clock median and the CPU-time p99. Wall-clock p99 and max "
+          "include time the process waits while other programs use the CPU.")
+    print("All under the target." if ok else "Some figures are over the target.")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

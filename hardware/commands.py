@@ -1,0 +1,29 @@
+"""The hardware's commands for the `companion` command line. gpiozero is imported only when a
+command runs, so the command line starts fast."""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "hw-test",
+        help="check the LED dials and buttons, one by one",
+        description="Light each candle of every dial in turn and name it, then ask for each "
+                    "button and name it, and say what works. With --mock the same walk runs "
+                    "on the virtual panel and presses the buttons itself.")
+    p.add_argument("--mock", action="store_true",
+                   help="use the virtual panel (mock pins): no GPIO needed, no one to press")
+    p.add_argument("--pins", metavar="FILE",
+                   help="the pin map (TOML) to check; default: the shipped 6-seat "
+                        "74HC595 map (hardware/pins.example.toml)")
+    p.add_argument("--led-seconds", type=float, default=0.6, metavar="S",
+                   help="how long each candle stays lit on real hardware (default 0.6)")
+    p.add_argument("--button-seconds", type=float, default=20.0, metavar="S",
+                   help="how long to wait for each button (default 20)")
+    p.set_defaults(func=_hw_test)
+
+
+def _hw_test(args) -> int:
+    from hardware.hwtest import run
+
+    return run(args)

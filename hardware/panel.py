@@ -1,0 +1,393 @@
+"""The table's panel: a health dial and a button per seat, plus OK, Back and Undo.
+
+Built from a PinMap on a gpiozero pin factory: the Pi's (None: gpiozero's default, lgpio on a Pi
+5), or MockFactory for tests and for the virtual panel. Dials are gpiozero ``LEDBarGraph``s, on
+GPIO pins (direct wiring) or on the outputs of a 74HC595 chain (``ShiftRegisterFactory``).
+
+Buttons only put ``ButtonEvent``s on the queue given; the app's main loop drains it. Animations
+(the turn blink, round end, winners) run on one background thread that redraws the dials when a
+pattern changes, so no call here blocks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gpiozero import Button, LEDBarGraph
+from gpiozero.exc import BadPinFactory
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from hardware import patterns
+from hardware.config import CANDLES, PinMap, button_label, default_pinmap
+from hardware.mockchip import BoundedMockPin, Mock74HC595Chain
+from hardware.patterns import Levels, PanelStateError, SeatLook
+from hardware.shiftreg import ShiftRegisterFactory
+
+__all__ = ["ButtonEvent", "NoGPIOError", "Panel", "PanelStateError", "build_panel",
+           "virtual_panel"]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    """A button was pressed: ``name`` is "seat1".."seat6", "ok", "back" or "undo"; ``long`` is
+    True for a press held for the pin map's hold time."""
+
+    name: str
+    long: bool = False
+
+
+class NoGPIOError(RuntimeError):
+    """This machine has no GPIO pins that gpiozero can drive."""
+
+
+class _ButtonWatch:
+    """Turns one gpiozero Button's callbacks into ButtonEvents, ignoring contact bounce.
+
+    A long press is reported as soon as the hold time is reached; a short one on release.
+    Edges closer than ``bounce`` seconds to the last accepted edge are bounce and ignored.
+    """
+
+    def __init__(self, name: str, events: queue.Queue, bounce: float,
+                 clock: Callable[[], float]):
+        self.name = name
+        self._events = events
+        self._bounce = bounce
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._last_edge = None
+        self._down = False
+        self._held = False
+        self.closed = False
+
+    def pressed(self):
+        with self._lock:
+            if self._is_bounce():
+                return
+            self._down, self._held = True, False
+
+    def held(self):
+        with self._lock:
+            if self._down and not self._held and not self.closed:
+                self._held = True
+                self._events.put(ButtonEvent(self.name, long=True))
+
+    def released(self):
+        with self._lock:
+            if self._is_bounce():
+                return
+            if self._down and not self._held:
+                self._events.put(ButtonEvent(self.name, long=False))
+            self._down = False
+
+    def _is_bounce(self) -> bool:
+        if self.closed:
+            return True
+        now = self._clock()
+        if self._last_edge is not None and now - self._last_edge < self._bounce:
+            return True
+        self._last_edge = now
+        return False
+
+
+@dataclass
+class _Celebration:
+    kind: str  # "round" or "winners"
+    start: float
+    seats: frozenset[int]
+    duration: float
+
+
+class Panel:
+    """The dials and buttons of one table. Use ``build_panel`` or ``virtual_panel``."""
+
+    def __init__(self, pinmap: PinMap, *, events: queue.Queue, pin_factory=None,
+                 clock: Callable[[], float] = time.monotonic, animate: bool = True,
+                 chip: Mock74HC595Chain | None = None, owned_factory=None):
+        self.pinmap = pinmap
+        self.events = events
+        self._clock = clock
+        self._chip = chip
+        self._owned_factory = owned_factory
+        self._lock = threading.RLock()
+        self._closed = False
+        self._chain: ShiftRegisterFactory | None = None
+        self.dials: list[LEDBarGraph] = []
+        self.buttons: dict[str, Button] = {}
+        self._watches: dict[str, _ButtonWatch] = {}
+        self._timers: set[threading.Timer] = set()
+        self._looks: tuple[SeatLook, ...] = (SeatLook("dark"),) * pinmap.seats
+        self._since: list[float] = [clock()] * pinmap.seats
+        self._players = pinmap.seats
+        self._manual: tuple[Levels, ...] | None = None
+        self._celebration: _Celebration | None = None
+        self._written: list[list[int | None]] = [[None] * CANDLES for _ in range(pinmap.seats)]
+        try:
+            self._build(pin_factory)
+        except BadPinFactory as exc:
+            self.close()
+            raise NoGPIOError(
+                "no GPIO pins found on this machine (gpiozero: " + str(exc).strip() + "). "
+                "On a Raspberry Pi install python3-lgpio; elsewhere use the virtual panel "
+                "(--mock)") from None
+        except BaseException:
+            self.close()
+            raise
+        self._wake = threading.Event()
+        self._thread = None
+        self.tick()
+        if animate:
+            self._thread = threading.Thread(target=self._animate, name="panel-animation",
+                                            daemon=True)
+            self._thread.start()
+
+    # building -------------------------------------------------------------------------------
+    def _build(self, pin_factory) -> None:
+        pm = self.pinmap
+        led_factory = pin_factory
+        if pm.chain is not None:
+            c = pm.chain
+            self._chain = ShiftRegisterFactory(c.data, c.clock, c.latch, chips=c.chips,
+                                               pin_factory=pin_factory)
+            led_factory = self._chain
+        with self._batch():
+            for dial in pm.dials:
+                self.dials.append(LEDBarGraph(*dial, pin_factory=led_factory))
+        for name, gpio in pm.buttons:
+            watch = _ButtonWatch(name, self.events, pm.bounce_time, self._clock)
+            button = Button(gpio, pull_up=True, bounce_time=pm.bounce_time or None,
+                            hold_time=pm.hold_time, pin_factory=pin_factory)
+            button.when_pressed = lambda _dev, w=watch: w.pressed()
+            button.when_held = lambda _dev, w=watch: w.held()
+            button.when_released = lambda _dev, w=watch: w.released()
+            self.buttons[name] = button
+            self._watches[name] = watch
+
+    def _batch(self):
+        return self._chain.batch() if self._chain is not None else contextlib.nullcontext()
+
+    # what the dials show --------------------------------------------------------------------
+    def show(self, state: Mapping) -> None:
+        """Show a table-log State: health on each dial, the seat to act blinking, eliminated
+        and empty seats dark. A state that cannot be shown raises PanelStateError (a
+        ValueError) and leaves the dials as they were."""
+        looks = patterns.looks_from_state(state, self.pinmap.seats)
+        with self._lock:
+            now = self._clock()
+            for seat, look in enumerate(looks):
+                if look != self._looks[seat]:
+                    self._since[seat] = now
+            self._looks = looks
+            self._players = len(state["players"])
+            self._manual = None
+        self._redraw()
+
+    def celebrate_round_end(self) -> None:
+        """A light runs along every dial in play for 2 seconds, then the state shows again."""
+        seats = frozenset(range(self._players))
+        self._celebrate(_Celebration("round", self._clock(), seats, patterns.ROUND_END_TIME))
+
+    def celebrate_winners(self, seats: Sequence[int]) -> None:
+        """The winners' dials (seat indexes, 0 = first player) fill and flash for about 6
+        seconds while the others are dark; then the state shows again."""
+        chosen = []
+        for seat in seats:
+            if isinstance(seat, bool) or not isinstance(seat, int) or \
+                    not 0 <= seat < self.pinmap.seats:
+                raise PanelStateError(f"no seat {seat!r}: seats are 0 to "
+                                      f"{self.pinmap.seats - 1}")
+            chosen.append(seat)
+        self._celebrate(_Celebration("winners", self._clock(), frozenset(chosen),
+                                     patterns.WINNER_TIME))
+
+    def show_levels(self, levels: Sequence[Sequence[int]]) -> None:
+        """Light candles by hand (one sequence of 0/1 per seat), as the wiring check does.
+        The next ``show`` returns to the game."""
+        rows = tuple(tuple(1 if v else 0 for v in row) for row in levels)
+        if len(rows) != self.pinmap.seats or any(len(r) != CANDLES for r in rows):
+            raise ValueError(f"levels must be {self.pinmap.seats} rows of {CANDLES}")
+        with self._lock:
+            self._manual = rows
+            self._celebration = None
+        self._redraw()
+
+    def _celebrate(self, celebration: _Celebration) -> None:
+        with self._lock:
+            self._celebration = celebration
+        self._redraw()
+
+    def frame(self, now: float) -> tuple[Levels, ...]:
+        """What every dial should show at time ``now``."""
+        with self._lock:
+            if self._manual is not None:
+                return self._manual
+            cel = self._celebration
+            if cel is not None and now - cel.start >= cel.duration:
+                self._celebration = cel = None
+                # the game's patterns start afresh after a celebration
+                self._since = [now] * self.pinmap.seats
+            if cel is not None:
+                elapsed = now - cel.start
+                pattern = (patterns.round_end_levels if cel.kind == "round"
+                           else patterns.winner_levels)
+                return tuple(pattern(elapsed) if seat in cel.seats else patterns.DARK
+                             for seat in range(self.pinmap.seats))
+            return tuple(patterns.look_levels(look, now - since)
+                         for look, since in zip(self._looks, self._since, strict=True))
+
+    def tick(self, now: float | None = None) -> None:
+        """Bring the dials up to date with the patterns at ``now`` (default: the clock).
+        The animation thread does this; tests with ``animate=False`` call it themselves."""
+        with self._lock:
+            if self._closed:
+                return
+            levels = self.frame(self._clock() if now is None else now)
+            with self._batch():
+                for seat, row in enumerate(levels):
+                    written = self._written[seat]
+                    for candle, value in enumerate(row):
+                        if written[candle] != value:
+                            self.dials[seat][candle].value = value
+                            written[candle] = value
+
+    def _redraw(self) -> None:
+        self.tick()
+        if self._thread is not None:
+            self._wake.set()
+
+    def _busy(self) -> bool:
+        with self._lock:
+            return self._manual is None and (
+                self._celebration is not None or any(look.animated for look in self._looks))
+
+    def _animate(self) -> None:
+        while not self._closed:
+            self._wake.wait(patterns.FRAME_STEP if self._busy() else None)
+            self._wake.clear()
+            if self._closed:
+                break
+            try:
+                self.tick()
+            except Exception:  # pragma: no cover - a device gone away must not kill the loop
+                time.sleep(patterns.FRAME_STEP)
+
+    def led_states(self) -> tuple[tuple[float, ...], ...]:
+        """Per seat, per candle (candle 1 first): 1.0 lit, 0.0 dark. On the virtual panel with
+        a 74HC595 chain this is read from the simulated chips' outputs."""
+        if self._chip is not None:
+            out = self._chip.outputs
+            return tuple(tuple(float(out[o]) for o in dial) for dial in self.pinmap.dials)
+        return tuple(tuple(float(led.value) for led in dial) for dial in self.dials)
+
+    # the virtual panel's buttons ------------------------------------------------------------
+    def _mock_pin(self, name: str) -> MockPin:
+        if self._closed:
+            raise RuntimeError("the panel is closed")
+        if name not in self.buttons:
+            raise ValueError(f"no button named {name!r}; this table has "
+                             f"{', '.join(self.buttons)}")
+        pin = self.buttons[name].pin
+        if not isinstance(pin, MockPin):
+            raise TypeError(f"{button_label(name)} is a real button: only the virtual panel's "
+                            "buttons can be pressed from software")
+        return pin
+
+    def button_down(self, name: str) -> None:
+        """Push a virtual button down (a key or a touch starts)."""
+        self._mock_pin(name).drive_low()
+
+    def button_up(self, name: str) -> None:
+        """Let a virtual button go (the key or touch ends)."""
+        self._mock_pin(name).drive_high()
+
+    def press(self, name: str, *, long: bool = False) -> None:
+        """Press a virtual button and let it go a moment later (after the hold time for a long
+        press), on a timer: returns at once. The event arrives on the queue through the same
+        gpiozero path as a real press."""
+        self._mock_pin(name)
+        pm = self.pinmap
+        hold = pm.hold_time + 0.15 if long else min(pm.hold_time / 2, pm.bounce_time + 0.05)
+        self.button_down(name)
+        timer = threading.Timer(hold, self._release, (name,))
+        timer.daemon = True
+        with self._lock:
+            self._timers.add(timer)
+        timer.start()
+
+    def _release(self, name: str) -> None:
+        with self._lock:
+            self._timers.discard(threading.current_thread())
+            if not self._closed:
+                self.button_up(name)
+
+    # closing --------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Darken the dials and let go of every pin. Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            timers, self._timers = self._timers, set()
+        for timer in timers:
+            timer.cancel()
+        for watch in self._watches.values():
+            watch.closed = True  # a hold thread finishing its wait must not report
+        if getattr(self, "_thread", None) is not None:
+            self._wake.set()
+            self._thread.join(timeout=2)
+        for button in self.buttons.values():
+            # wake every hold thread at once so closing does not wait on each in turn
+            hold = getattr(button, "_hold_thread", None)
+            if hold is not None:
+                hold.stopping.set()
+                hold.holding.set()
+        for button in self.buttons.values():
+            button.close()
+        with self._batch():
+            for dial in self.dials:
+                dial.close()
+        if self._chain is not None:
+            self._chain.close()
+        if self._owned_factory is not None:
+            self._owned_factory.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+
+def build_panel(pinmap: PinMap, *, events: queue.Queue, pin_factory=None,
+                clock: Callable[[], float] = time.monotonic, animate: bool = True) -> Panel:
+    """The panel for ``pinmap`` on ``pin_factory`` (None: gpiozero's default, the Pi's own).
+    Raises NoGPIOError where there is no GPIO."""
+    return Panel(pinmap, events=events, pin_factory=pin_factory, clock=clock, animate=animate)
+
+
+def virtual_panel(pinmap: PinMap | None = None, *, events: queue.Queue,
+                  clock: Callable[[], float] = time.monotonic,
+                  animate: bool = True) -> Panel:
+    """The panel on mock pins, for machines without GPIO: the same devices on a MockFactory of
+    its own (simulated 74HC595s for the chain wiring). ``pinmap`` defaults to the shipped one."""
+    pinmap = pinmap or default_pinmap()
+    factory = MockFactory(pin_class=BoundedMockPin)
+    chip = None
+    try:
+        if pinmap.chain is not None:
+            c = pinmap.chain
+            chip = Mock74HC595Chain(factory, data=c.data, clock=c.clock, latch=c.latch,
+                                    chips=c.chips)
+        return Panel(pinmap, events=events, pin_factory=factory, clock=clock, animate=animate,
+                     chip=chip, owned_factory=factory)
+    except BaseException:
+        factory.close()
+        raise

@@ -1,0 +1,63 @@
+"""Fixtures for the hardware tests: every test gets its own MockFactory, and gpiozero's global
+pin factory is put back as it was, so nothing leaks into other tests."""
+
+from __future__ import annotations
+
+import queue
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+
+@pytest.fixture(autouse=True)
+def _isolated_gpiozero(monkeypatch):
+    # Anything that falls back to gpiozero's default factory gets mock pins, never real ones.
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    saved = Device.pin_factory
+    yield
+    if Device.pin_factory is not saved:
+        if Device.pin_factory is not None:
+            Device.pin_factory.close()
+        Device.pin_factory = saved
+
+
+@pytest.fixture
+def mock_factory():
+    factory = MockFactory()
+    yield factory
+    factory.reset()
+    factory.close()
+
+
+class FakeClock:
+    """Time that only moves when a test says so."""
+
+    def __init__(self, t: float = 1000.0):
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> float:
+        self.t += seconds
+        return self.t
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def events():
+    return queue.Queue()
+
+
+@pytest.fixture
+def panels():
+    """A list to put panels in; each is closed after the test."""
+    made = []
+    yield made
+    for panel in made:
+        panel.close()
