@@ -111,9 +111,16 @@ def _child(args: list[str]) -> tuple[float, float, int]:
 
 
 def idle_cpu(seconds: float, extra: list[str]) -> float:
-    """Percent of one core while idle: a long run minus a short one, to leave out start-up."""
-    w1, c1, _ = _child(["demo", "--quit-after", "1", *extra])
-    w2, c2, _ = _child(["demo", "--quit-after", str(1 + seconds), *extra])
+    """Percent of one core while idle in the middle of a game, waiting for a player's turn
+    (their dial blinking): a long run minus a short one, to leave out start-up."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "g.jsonl"
+        game = b'{"event":"game","players":["Red","Orange","Yellow"],"first":"Orange"}\n'
+        log.write_bytes(game)
+        w1, c1, _ = _child(["demo", "--quit-after", "1", "--log", str(log), *extra])
+        log.write_bytes(game)
+        w2, c2, _ = _child(["demo", "--quit-after", str(1 + seconds), "--log", str(log),
+                            *extra])
     return 100.0 * (c2 - c1) / max(w2 - w1, 1e-6)
 
 

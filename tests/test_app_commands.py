@@ -75,10 +75,19 @@ def test_demo_rejects_bad_options_with_a_message(capsys):
 def test_missing_devices_are_reported_not_fatal():
     import queue
 
-    panel, why = open_panel(queue.Queue())
+    panel, why = open_panel(queue.Queue())  # this machine has no GPIO
+    assert panel is None and "GPIO" in why
     camera, why_cam = open_camera({"source": "nonexistent-device"}, queue.Queue())
-    assert (panel is None) == bool(why)
     assert camera is None and why_cam
+
+
+def test_a_bad_pin_map_is_reported_not_fatal(tmp_path):
+    import queue
+
+    pins = tmp_path / "pins.toml"
+    pins.write_text("wiring = 'telepathy'\n")
+    panel, why = open_panel(queue.Queue(), pins)
+    assert panel is None and "telepathy" in why
 
 
 def test_run_reports_an_unreadable_config(tmp_path, capsys):
