@@ -360,3 +360,49 @@ def test_players_keep_their_physical_seats_for_buttons_and_dials():
     # read back from its log, the game keeps the seats (players named after seat colours)
     again = Controller(Game, game=load_game(log.lines), camera=False)
     assert again.joined == [2, 5] and again.seat_for("Blue") == 5
+
+
+def test_a_camera_that_stops_answering_opens_the_picker_and_comes_back():
+    from tests.app_fakes import DiffTracker, MatCamera
+
+    class Flaky(MatCamera):
+        status = "ok"
+
+        def read(self):
+            return super().read() if self.status == "ok" else None
+
+    from companion.app.devices import CameraFeed
+    from companion.app.loop import App
+
+    cam = Flaky()
+    ctl, log = start(camera=True)
+    app = App(ctl, clock=lambda: 0.0)
+    app.camera = CameraFeed(cam, DiffTracker(cam), app.inputs)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    app.step()
+    assert ctl.phase == "cards" and not ctl.pending.picker
+    cam.status = "reconnecting"
+    app.step()
+    assert ctl.camera is False and ctl.pending.picker
+    cam.status = "ok"
+    app.step()
+    assert ctl.camera is True
+    cam.lay("a", "cook")
+    app.step()
+    assert ctl.phase == "confirm"
+
+
+def test_simulated_players_use_the_picker_when_the_camera_never_reads_a_card():
+    from tests.app_fakes import MemoryLog as Log
+
+    app, log, _ = make_app(31, 2, camera=True)
+
+    class Blind:
+        def feed(self, frame):
+            return []
+
+    app.camera.tracker = Blind()
+    play(app)
+    assert app.ctl.phase == "over"
+    assert isinstance(log, Log) and load_game(log.lines).state == app.ctl.state

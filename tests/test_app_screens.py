@@ -159,3 +159,11 @@ def test_warnings_stay_visible_when_a_device_is_missing():
     screen = TableScreen((1280, 720), warnings=["warn.no_camera"])
     screen.draw(pygame.Surface((1280, 720)), ctl)
     assert any(tr("en", "warn.no_camera") in key[0] for key in screen._text)
+
+
+def test_a_camera_that_stopped_answering_is_said_on_screen():
+    ctl, _ = SCENES["turn"]()
+    ctl.set_camera(False)
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any(tr("en", "warn.camera_waiting") in key[0] for key in screen._text)

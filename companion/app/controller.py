@@ -84,6 +84,7 @@ class Controller:
         self.game = game if game is not None else game_factory()
         self.log = log
         self.camera = camera
+        self.camera_expected = camera  # a camera was set up (it may still come and go)
         self.panel = panel
         self.names = list(names) if names else list(SEAT_COLOURS)
         self.rng = rng or random.Random()
@@ -188,6 +189,15 @@ class Controller:
         self.message = None
         handler = getattr(self, "_on_" + self.phase)
         handler(p)
+
+    def set_camera(self, working: bool) -> None:
+        """The camera came or went: without it, cards are picked on the screen."""
+        if working == self.camera:
+            return
+        self.camera = working
+        self.version += 1
+        if not working and self.phase == "cards" and self.pending is not None:
+            self.pending.picker = True
 
     # ----- undo ---------------------------------------------------------------------------
     def _undo(self) -> None:

@@ -60,9 +60,17 @@ class CameraFeed:
         self.inputs = inputs
         self.frames = 0
 
+    @property
+    def working(self) -> bool:
+        """False while the source says it is starting, reconnecting or has ended."""
+        return getattr(self.source, "status", "ok") == "ok"
+
     def poll(self) -> int:
         """Read at most one frame; returns how many inputs it queued."""
-        frame = self.source.read()
+        try:
+            frame = self.source.read()
+        except Exception:  # a camera that fails is "not working", never a crash
+            return 0
         if frame is None:
             return 0
         self.frames += 1

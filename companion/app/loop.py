@@ -102,6 +102,7 @@ class App:
         now = self.clock()
         if self.camera is not None:
             self.camera.poll()
+            self.ctl.set_camera(self.camera.working)
         self.drain()
         self.ctl.handle(Tick(now))
         shown = self.display is None or self.drawn_version == self.ctl.version

@@ -24,7 +24,7 @@ class SimTable:
     """
 
     def __init__(self, rng: random.Random, *, camera=None, accept: float = 0.7,
-                 investigate: float = 0.5):
+                 investigate: float = 0.5, patience: float = 4.0):
         self.rng = rng
         self.camera = camera
         self.accept = accept
@@ -32,6 +32,8 @@ class SimTable:
         self.deck: list[str] = []
         self.hands: dict[str, str | None] = {}
         self.laid: set[str] = set()
+        self.patience = patience  # seconds to wait for the camera before using the picker
+        self._waiting_since: float | None = None
 
     # ----- the physical cards, following the engine's notes --------------------------------
     def deal(self, players: list[str]) -> None:
@@ -95,11 +97,19 @@ class SimTable:
             card = self.hands.get(holder)
             if card is None:
                 card = self.rng.choice(IDENTITIES)
-            if self.camera is not None and not pend.picker and zone not in self.laid:
+            if pend.picker or self.camera is None:
+                return [Press("seat", POWER[card])] if pend.picker else [Press("ok")]
+            if self._waiting_since is None:
+                self._waiting_since = ctl.now
+            if ctl.now - self._waiting_since > self.patience:
+                self._waiting_since = None  # the camera does not see it: use the picker
+                return [Press("ok")]
+            if zone not in self.laid:
+                if ctl.mat.get(zone, (None, False))[0] is not None:
+                    return []  # the last card there is not seen taken away yet
                 self.camera.lay(zone, card)
                 self.laid.add(zone)
-                return []
-            return [Press("seat", POWER[card])] if pend.picker else [Press("ok")]
+            return []
         if phase == "confirm":
             return [Press("ok")]
         return []
@@ -108,8 +118,12 @@ class SimTable:
         """After an event is applied the cards leave the mat."""
         if self.camera is not None:
             for zone in sorted(self.laid):
-                self.camera.take(zone)
+                try:
+                    self.camera.take(zone)
+                except ValueError:
+                    pass  # already on its way out
         self.laid.clear()
+        self._waiting_since = None
 
     _want_players = 4
 

@@ -404,8 +404,11 @@ class TableScreen:
                                              box.y + (10 + k * (size + 8)) * self.scale), TEXT,
                            True)
         message = ctl.message
-        if message is None and self.warnings:  # a missing device stays in sight
-            message = ("warn.joined", {"text": "  ".join(tr(lang, w) for w in self.warnings)})
+        warnings = list(self.warnings)
+        if getattr(ctl, "camera_expected", False) and not ctl.camera:
+            warnings.append("warn.camera_waiting")
+        if message is None and warnings:  # a missing device stays in sight
+            message = ("warn.joined", {"text": "  ".join(tr(lang, w) for w in warnings)})
         if message:
             mkey, margs = message
             msg = tr(lang, mkey, **margs)
