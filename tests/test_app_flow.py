@@ -247,6 +247,10 @@ def test_a_card_left_on_the_mat_is_not_read_twice():
     ctl.handle(seat(1))
     assert ctl.phase == "cards" and ctl.pending.cards == {}
     ctl.handle(Unsure("a"))
+    assert not ctl.pending.picker  # a card being laid is often unsure for a moment
+    ctl.handle(Tick(ctl.now + 0.5))
+    assert not ctl.pending.picker
+    ctl.handle(Tick(ctl.now + 0.6))
     assert ctl.pending.picker and ctl.message[0] == "msg.camera_unsure"
     ctl.handle(seat(3))  # picker by button: power 3 = Butler
     assert ctl.pending.cards == {"a": "butler"}
@@ -258,10 +262,23 @@ def test_an_unknown_label_or_low_score_is_treated_as_unsure():
     ctl.handle(seat(1))
     ctl.handle(seat(2))
     ctl.handle(Seen("a", "joker"))
+    ctl.handle(Tick(ctl.now + 2))
     assert ctl.pending.picker and ctl.pending.cards == {}
     ctl.pending.picker = False
     ctl.handle(Seen("a", "cook", score=0.2))
+    ctl.handle(Tick(ctl.now + 2))
     assert ctl.pending.picker and ctl.pending.cards == {}
+
+
+def test_an_unsure_moment_followed_by_a_reading_does_not_open_the_picker():
+    ctl, _ = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(Unsure("a"))
+    ctl.handle(Tick(ctl.now + 0.3))
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(Tick(ctl.now + 5))
+    assert ctl.phase == "confirm" and not ctl.pending.picker and ctl.message is None
 
 
 def test_round_summary_waits_for_ok_and_game_end_offers_a_new_game():

@@ -173,13 +173,34 @@ def _close(device) -> None:
             print(f"companion: warning: {err}", file=sys.stderr)
 
 
+def synthetic_camera(clock, seed: int, inputs, *, settle: float = 0.6):
+    """The demo's camera: a synthetic camera over the printed mat, read by the real card
+    recogniser and reveal tracker. (feed, camera, None) or (None, None, reason)."""
+    from companion.app.devices import CameraFeed  # noqa: PLC0415
+    from companion.app.screens.assets import assets_dir  # noqa: PLC0415
+
+    try:
+        from vision.recognize import Recognizer  # noqa: PLC0415
+        from vision.synthetic import SyntheticCamera  # noqa: PLC0415
+        from vision.tracking import RevealTracker  # noqa: PLC0415
+    except ImportError as err:
+        return None, None, f"card recognition is not installed ({err})"
+    cards = assets_dir() / "cards"
+    try:
+        recognizer = Recognizer.from_dir(cards)
+        camera = SyntheticCamera(clock=clock, seed=seed, settle=settle)
+    except (ValueError, OSError) as err:
+        return None, None, f"cannot use the card pictures in {cards}: {err}"
+    return CameraFeed(camera, RevealTracker(recognizer), inputs), camera, None
+
+
 # ----- demo -------------------------------------------------------------------------------
 
 def cmd_demo(args) -> int:
     import queue  # noqa: PLC0415
 
     from companion.app.controller import Controller  # noqa: PLC0415
-    from companion.app.devices import CameraFeed, virtual_panel  # noqa: PLC0415
+    from companion.app.devices import virtual_panel  # noqa: PLC0415
     from companion.app.loop import App  # noqa: PLC0415
     from companion.app.simtable import SimTable  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
@@ -214,20 +235,26 @@ def cmd_demo(args) -> int:
     inputs: queue.Queue = queue.Queue()
     panel = virtual_panel(inputs)
 
-    camera_feed = None
-    sim_camera = None
-    if not args.no_camera:
-        try:
-            from vision.recognize import Recognizer  # noqa: PLC0415
-            from vision.synthetic import SyntheticCamera  # noqa: PLC0415
-            from vision.tracking import RevealTracker  # noqa: PLC0415
-        except ImportError:
-            warnings.append("warn.no_camera")
-        else:
-            sim_camera = SyntheticCamera(seed=rng.randrange(1 << 30))
-            camera_feed = CameraFeed(sim_camera, RevealTracker(Recognizer()), inputs)
-    else:
+    fast = args.fast
+    now = [0.0]
+
+    def clock():
+        """Real time; in --fast mode one camera frame (1/15 s) per pass of the loop."""
+        if fast:
+            now[0] += 1 / 15
+            return now[0]
+        return time.monotonic()
+
+    camera_clock = (lambda: now[0]) if fast else time.monotonic
+    camera_feed = sim_camera = None
+    if args.no_camera:
         warnings.append("warn.no_camera")
+    else:
+        camera_feed, sim_camera, why = synthetic_camera(camera_clock, rng.randrange(1 << 30),
+                                                        inputs, settle=0.3 if fast else 0.6)
+        if camera_feed is None:
+            print(f"companion: warning: {why}; cards are picked on the screen", file=sys.stderr)
+            warnings.append("warn.no_camera")
 
     def open_log(event):
         if args.log is None:
@@ -237,7 +264,6 @@ def cmd_demo(args) -> int:
         args.log.parent.mkdir(parents=True, exist_ok=True)
         return TableLog(args.log)
 
-    fast = args.fast
     ctl = Controller(Game, open_log=open_log, game=game, log=log, camera=camera_feed is not None,
                      panel=panel, rng=rng, language=args.lang, effects=True, names=names)
     sim = None
@@ -245,7 +271,7 @@ def cmd_demo(args) -> int:
         sim = SimTable(rng, camera=sim_camera)
         sim._want_players = args.players
         if game is not None:
-            sim.deal([p["name"] for p in game.state["players"]])  # the table as it lies now
+            sim.resume(game.state)  # the table as it lies now
 
     import pygame  # noqa: PLC0415
 
@@ -253,14 +279,6 @@ def cmd_demo(args) -> int:
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
     screen = TableScreen(size, panel=panel, warnings=warnings)
-    fake_now = [0.0]
-
-    def clock():
-        if fast:
-            fake_now[0] += 0.1
-            return fake_now[0]
-        return time.monotonic()
-
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera_feed, sim=sim,
               clock=clock, screenshots=args.screenshots, sim_delay=0.0 if fast else 1.2,
               flip=pygame.display.flip)

@@ -78,7 +78,7 @@ class Controller:
                  game=None, log=None, camera: bool = True, panel=None,
                  names: list[str] | None = None, rng: random.Random | None = None,
                  confirm_investigations: bool = True, effects: bool = True,
-                 language: str = "en", min_score: float = 0.0):
+                 language: str = "en", min_score: float = 0.0, unsure_grace: float = 1.0):
         self._factory = game_factory
         self._open_log = open_log
         self.game = game if game is not None else game_factory()
@@ -92,6 +92,8 @@ class Controller:
         self.effects_on = effects
         self.language = language
         self.min_score = min_score
+        self.unsure_grace = unsure_grace  # seconds an unsure reading waits for a sure one
+        self._unsure_at: float | None = None
         self.now = 0.0
         self.version = 0
         self.joined: list[int] = []  # seat numbers (1-based), in seat order
@@ -171,6 +173,12 @@ class Controller:
     def _tick(self, now: float) -> None:
         self.now = now
         self.effects = [e for e in self.effects if e.until > now]
+        if self._unsure_at is not None and now >= self._unsure_at:
+            self._unsure_at = None
+            if self.phase == "cards" and self.pending is not None \
+                    and self._missing_zone() is not None and not self.pending.picker:
+                self.pending.picker = True
+                self._say("msg.camera_unsure")
 
     def _press(self, p: Press) -> None:
         if p.kind == "lang":
@@ -363,9 +371,10 @@ class Controller:
         if isinstance(inp, Unsure):
             self.mat[inp.zone] = (None, False)
             if self.phase == "cards" and inp.zone in self.pending.zones \
-                    and inp.zone not in self.pending.cards:
-                self.pending.picker = True
-                self._say("msg.camera_unsure")
+                    and inp.zone not in self.pending.cards and self._unsure_at is None:
+                # A card still being laid is often unsure for a moment: ask for it only if
+                # no reading follows soon.
+                self._unsure_at = self.now + self.unsure_grace
             return
         identity = _label_identity(inp.label)
         if identity is None or inp.score < self.min_score:
@@ -374,6 +383,7 @@ class Controller:
         if self.mat.get(inp.zone) == (identity, False):
             return  # the same card still lying there, already used: wait for it to be taken
         self.mat[inp.zone] = (identity, True)
+        self._unsure_at = None
         if self.phase == "cards" and inp.zone in self.pending.zones \
                 and inp.zone not in self.pending.cards:
             self.pending.cards[inp.zone] = identity
@@ -501,6 +511,7 @@ class Controller:
         self._after_push(event, notes)
 
     def _after_push(self, event: dict, notes: list[dict]) -> None:
+        self._unsure_at = None
         for listener in self.listeners:
             listener(event, notes)
         self.pending = None

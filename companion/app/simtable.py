@@ -34,12 +34,34 @@ class SimTable:
         self.laid: set[str] = set()
         self.patience = patience  # seconds to wait for the camera before using the picker
         self._waiting_since: float | None = None
+        self._waiting_for: tuple | None = None
 
     # ----- the physical cards, following the engine's notes --------------------------------
     def deal(self, players: list[str]) -> None:
         self.deck = [i for i in IDENTITIES for _ in range(COPIES[i])]
         self.rng.shuffle(self.deck)
         self.hands = {p: self.deck.pop() for p in players}
+
+    def resume(self, state: dict) -> None:
+        """Lay out a table for a game read back from its log: the cards not yet revealed this
+        round, one in each hand still in, the rest as the deck."""
+        cards = [i for i in IDENTITIES for _ in range(COPIES[i])]
+        for ident, n in state["revealed"].items():
+            for _ in range(n):
+                if ident in cards:
+                    cards.remove(ident)
+        self.rng.shuffle(cards)
+        self.hands = {p["name"]: (cards.pop() if p["alive"] and cards else None)
+                      for p in state["players"]}
+        self.deck = cards[-state["deck"]:] if state["deck"] else []
+
+    def _possible(self, ctl, card: str) -> str:
+        """The card itself, or, if this round's revealed pile says it cannot be (a table that
+        lost track), one that can."""
+        revealed = ctl.state["revealed"]
+        if card == "ghost" or revealed.get(card, 0) < COPIES[card]:
+            return card
+        return next(i for i in IDENTITIES if i == "ghost" or revealed.get(i, 0) < COPIES[i])
 
     def follow(self, notes: list[dict], players: list[str], event: dict | None = None) -> None:
         """Move the cards as the table would after an event and its notes."""
@@ -97,13 +119,18 @@ class SimTable:
             card = self.hands.get(holder)
             if card is None:
                 card = self.rng.choice(IDENTITIES)
-            if pend.picker or self.camera is None:
-                return [Press("seat", POWER[card])] if pend.picker else [Press("ok")]
-            if self._waiting_since is None:
-                self._waiting_since = ctl.now
-            if ctl.now - self._waiting_since > self.patience:
-                self._waiting_since = None  # the camera does not see it: use the picker
+            card = self._possible(ctl, card)
+            key = (len(ctl.game.events), pend.kind, zone)
+            if self._waiting_since is None or self._waiting_for != key:
+                self._waiting_since, self._waiting_for = ctl.now, key
+            waited = ctl.now - self._waiting_since
+            if pend.picker and not (zone in self.laid and waited <= self.patience):
+                return [Press("seat", POWER[card])]  # pick it, unless the camera may still
+            if self.camera is None:
                 return [Press("ok")]
+            if waited > self.patience:
+                self._waiting_since = None  # the camera does not see it: use the picker
+                return [Press("ok")] if not pend.picker else [Press("seat", POWER[card])]
             if zone not in self.laid:
                 if ctl.mat.get(zone, (None, False))[0] is not None:
                     return []  # the last card there is not seen taken away yet
