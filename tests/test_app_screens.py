@@ -167,3 +167,73 @@ def test_a_camera_that_stopped_answering_is_said_on_screen():
     screen = TableScreen((1280, 720))
     screen.draw(pygame.Surface((1280, 720)), ctl)
     assert any(tr("en", "warn.camera_waiting") in key[0] for key in screen._text)
+
+
+def _play_with(deliver, seed=41, players=3, limit=20_000):
+    """A whole game where the simulated players' presses reach the app only through
+    `deliver(app, press)` (keys or touches)."""
+    import random
+
+    from companion.app.controller import Controller
+    from companion.app.devices import VirtualPanel
+    from companion.app.simtable import SimTable
+    from companion.engine import Game
+    from tests.app_fakes import MemoryLog
+
+    rng = random.Random(seed)
+    log = MemoryLog()
+    panel = VirtualPanel()
+    ctl = Controller(Game, open_log=lambda e: log, camera=False, rng=rng, panel=panel)
+    sim = SimTable(rng)
+    sim._want_players = players
+    surface = pygame.display.set_mode((1280, 720))
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.1
+        return t[0]
+
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel), clock=clock)
+    app.ctl.listeners.append(lambda event, notes: (
+        sim.deal([p["name"] for p in ctl.state["players"]]) if event["event"] == "game" else
+        sim.follow(notes, [p["name"] for p in ctl.state["players"]], event)))
+    pygame.event.clear()
+    steps = 0
+    while ctl.phase != "over" and steps < limit:
+        app.step()
+        for press in sim.next_input(ctl):
+            deliver(app, press)
+        app.pump_pygame(pygame.event.get())
+        steps += 1
+    return ctl, log
+
+
+def test_a_whole_game_can_be_played_with_the_keyboard_only():
+    from companion.app.inputs import KEYS
+
+    names = {press: key for key, press in KEYS.items()}
+
+    def deliver(app, press):
+        key = names[Press(press.kind, press.value)]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(key)))
+
+    ctl, log = _play_with(deliver)
+    assert ctl.phase == "over" and ctl.state["winners"] and len(log.lines) > 3
+
+
+def test_a_whole_game_can_be_played_by_touch_only():
+    from companion.app.controller import BY_POWER
+
+    def deliver(app, press):
+        wanted = [press]
+        if press.kind == "seat" and app.ctl.phase in ("guess", "cards"):
+            wanted.append(Press("card", BY_POWER[press.value]))
+        for rect, hit in reversed(app.screen.hits):
+            if hit in wanted:
+                pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center,
+                                                     button=1))
+                return
+        raise AssertionError(f"nothing on screen does {press} in {app.ctl.phase}")
+
+    ctl, log = _play_with(deliver, seed=42)
+    assert ctl.phase == "over" and ctl.state["winners"] and len(log.lines) > 3
