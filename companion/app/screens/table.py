@@ -43,6 +43,8 @@ class TableScreen:
     def __init__(self, size: tuple[int, int], *, panel=None, warnings: list[str] | None = None):
         self.size = size
         self.scale = min(size[0] / BASE_W, size[1] / BASE_H)
+        # On a small display the words that matter most are drawn larger than the grid.
+        self.boost = 1.0 if self.scale >= 0.9 else 1.25
         self.panel = panel
         self.warnings = list(warnings or [])  # catalogue keys shown until the game starts
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
@@ -219,7 +221,7 @@ class TableScreen:
             colour_name = SEAT_COLOURS[seat - 1]
             pygame.draw.rect(dst, SEAT_RGB.get(colour_name, DIM), sw, border_radius=6)
             name_col = TEXT if p["alive"] else DIM
-            self.blit_text(dst, player_name(lang, p["name"]), 28,
+            self.blit_text(dst, player_name(lang, p["name"]), round(28 * self.boost),
                            (rect.x + 40 * self.scale, rect.y + 6 * self.scale), name_col, True)
             # health candles: the dial's lights
             lights = leds[seat - 1] if leds and seat - 1 < len(leds) else \
@@ -395,10 +397,11 @@ class TableScreen:
         box = self.R(10, 474, 990, 130)
         pygame.draw.rect(dst, PANEL, box, border_radius=10)
         key, args = ctl.prompt()
-        lines = self.wrap(tr(lang, key, **args), 30, box.w - round(24 * self.scale), True)
-        size = 30 if len(lines) <= 3 else 24
-        if size != 30:
-            lines = self.wrap(tr(lang, key, **args), size, box.w - round(24 * self.scale), True)
+        text = tr(lang, key, **args)
+        for size in (round(30 * self.boost), round(24 * self.boost), 24, 20):
+            lines = self.wrap(text, size, box.w - round(24 * self.scale), True)
+            if 10 + len(lines) * (size + 8) <= 130:  # the largest size that fits the box
+                break
         for k, line in enumerate(lines[:4]):
             self.blit_text(dst, line, size, (box.x + 12 * self.scale,
                                              box.y + (10 + k * (size + 8)) * self.scale), TEXT,
