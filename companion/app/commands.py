@@ -49,7 +49,10 @@ def register(subparsers) -> None:
                     "screen, with a warning.")
     run.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration")
     run.add_argument("--log-dir", type=Path, default=None, metavar="DIR",
-                     help="where the table logs go (default: from the config, else ./games)")
+                     help="where the table logs go when the kiosk parts are not installed "
+                          "(default ./games)")
+    run.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
+                     help="quit after this many seconds (for checks)")
     run.add_argument("--size", default=None, help="window size instead of full screen")
     run.add_argument("--lang", choices=("en", "ko"), default=None, help="language")
     run.add_argument("--names", default=None, metavar="A,B,...",
@@ -120,7 +123,7 @@ def _move_aside(path: Path) -> str:
 
 
 def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int | None,
-              fps: int = 30, quit_after: float | None = None) -> int:
+              fps: int = 30, quit_after: float | None = None, on_pass=None) -> int:
     """Run the app until quit (0), the game is over with exit_when_over (0), quit_after
     seconds of wall time (0), or max_steps (1)."""
     tick = pygame.time.Clock()
@@ -132,6 +135,8 @@ def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int |
             return 0
         app.pump_pygame(pygame.event.get())
         app.step()
+        if on_pass is not None:
+            on_pass()
         steps += 1
         if exit_when_over and app.ctl.phase == "over":
             app.redraw()
@@ -300,27 +305,45 @@ def cmd_demo(args) -> int:
 
 # ----- run --------------------------------------------------------------------------------
 
-def _load_config(path: Path | None) -> dict:
-    if path is None:
-        return {}
+def table_config(path: Path | None):
+    """The table's settings as a dict (camera, pins, language, names, log), messages for the
+    screen, and the kiosk runtime when it is installed (it then owns the table log).
+
+    The file's layout is the kiosk's (assets/config.example.toml): top-level language and
+    names, [camera], [hardware] pins. Raises ValueError for a file that cannot be read at all
+    when no configuration module is installed to make the best of it."""
+    try:
+        from companion.kiosk.runtime import Kiosk  # noqa: PLC0415
+    except ImportError:
+        Kiosk = None
+    if Kiosk is not None:
+        kiosk = Kiosk.start(path)
+        return _settings(kiosk.config), kiosk.take_messages(), kiosk
     try:
         from companion.config import load_config  # noqa: PLC0415
     except ImportError:
         load_config = None
     if load_config is not None:
-        return load_config(path)
-    import tomllib  # noqa: PLC0415
+        config, warnings = load_config(path)
+        return _settings(config), list(warnings), None
+    data: dict = {}
+    if path is not None:
+        import tomllib  # noqa: PLC0415
 
-    with open(path, "rb") as f:
-        return tomllib.load(f)
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+            raise ValueError(str(err)) from err
+    hardware = data.get("hardware") or {}
+    return {"camera": data.get("camera") or {}, "pins": hardware.get("pins"),
+            "language": data.get("language", "en"), "names": data.get("names"),
+            "log": None}, [], None
 
 
-def _get(cfg, *keys, default=None):
-    for key in keys:
-        if cfg is None:
-            return default
-        cfg = cfg.get(key) if isinstance(cfg, dict) else getattr(cfg, key, None)
-    return default if cfg is None else cfg
+def _settings(config) -> dict:
+    return {"camera": dict(config.camera), "pins": config.pins, "language": config.language,
+            "names": list(config.names) if config.names else None,
+            "log": getattr(config, "log_path", None)}
 
 
 def cmd_run(args) -> int:
@@ -330,44 +353,55 @@ def cmd_run(args) -> int:
     from companion.app.devices import open_camera, open_panel, virtual_panel  # noqa: PLC0415
     from companion.app.loop import App  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
-    from companion.tablelog import TableLog  # noqa: PLC0415
+    from companion.tablelog import TableLog, load_game  # noqa: PLC0415
 
     try:
-        cfg = _load_config(args.config)
-    except (OSError, ValueError) as err:
+        cfg, notices, kiosk = table_config(args.config)
+    except ValueError as err:
         print(f"companion: cannot read the configuration {args.config}: {err}", file=sys.stderr)
         return 2
+    for notice in notices:
+        print(f"companion: warning: {notice}", file=sys.stderr)
     inputs: queue.Queue = queue.Queue()
     warnings = []
-    panel, why = open_panel(inputs, _get(cfg, "hardware", "pins"))
+    panel, why = open_panel(inputs, cfg["pins"])
     virtual = panel is None
     if virtual:
         print(f"companion: warning: no GPIO panel ({why}); dials and buttons on screen",
               file=sys.stderr)
         warnings.append("warn.no_gpio")
         panel = virtual_panel(inputs)
-    camera, why = open_camera(_get(cfg, "camera", default={}), inputs)
+    camera, why = open_camera(cfg["camera"], inputs)
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
               file=sys.stderr)
         warnings.append("warn.no_camera")
-    log_dir = args.log_dir or Path(_get(cfg, "app", "log_dir", default="games"))
-    log_dir.mkdir(parents=True, exist_ok=True)
+    game = log = None
+    if kiosk is not None:  # the kiosk's session keeps the log, resumes and archives games
+        session = kiosk.session
+        if session.game.started:
+            game, log = load_game(session.logged), session
+        open_log = session.open_log
+    else:
+        log_dir = args.log_dir or Path("games")
+        log_dir.mkdir(parents=True, exist_ok=True)
 
-    def open_log(event):
-        n = 1
-        while (log_dir / f"game-{n:05d}.jsonl").exists():
-            n += 1
-        return TableLog(log_dir / f"game-{n:05d}.jsonl")
+        def open_log(event):
+            n = 1
+            while (log_dir / f"game-{n:05d}.jsonl").exists():
+                n += 1
+            return TableLog(log_dir / f"game-{n:05d}.jsonl")
 
-    lang = args.lang or _get(cfg, "app", "language", default="en")
+    lang = args.lang or cfg["language"]
     try:
-        names = seat_names(args.names or _get(cfg, "app", "names", default=None))
+        names = seat_names(args.names or cfg["names"])
     except ValueError as err:
         print(f"companion: names: {err}", file=sys.stderr)
         return 2
-    ctl = Controller(Game, open_log=open_log, camera=camera is not None, panel=panel,
-                     language=lang if lang in ("en", "ko") else "en", names=names)
+    ctl = Controller(Game, open_log=open_log, game=game, log=log, camera=camera is not None,
+                     panel=panel, language=lang if lang in ("en", "ko") else "en", names=names)
+    if notices:
+        ctl.notice(notices[-1])
     import pygame  # noqa: PLC0415
 
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
@@ -381,10 +415,23 @@ def cmd_run(args) -> int:
                          warnings=warnings)
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
               clock=time.monotonic, flip=pygame.display.flip)
+
+    def on_pass():
+        if kiosk is not None:
+            kiosk.tick()  # the watchdog, and saving again after a full disk
+            for message in kiosk.take_messages():
+                ctl.notice(message)
+
+    if kiosk is not None:
+        app.redraw(force=True)
+        kiosk.ready()
     try:
-        return main_loop(app, pygame, fast=False, exit_when_over=False, max_steps=None)
+        return main_loop(app, pygame, fast=False, exit_when_over=False, max_steps=None,
+                         quit_after=args.quit_after, on_pass=on_pass)
     finally:
         if camera is not None:
             camera.close()
         _close(panel)
+        if kiosk is not None:
+            kiosk.stop()
         pygame.quit()

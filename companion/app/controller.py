@@ -198,6 +198,12 @@ class Controller:
         handler = getattr(self, "_on_" + self.phase)
         handler(p)
 
+    def notice(self, text: str) -> None:
+        """A sentence from elsewhere (the kiosk: a bad setting, a log that could not be saved)
+        shown like a message."""
+        self._say("msg.notice", text=text)
+        self.version += 1
+
     def set_camera(self, working: bool) -> None:
         """The camera came or went: without it, cards are picked on the screen."""
         if working == self.camera:

@@ -110,6 +110,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.no_gpio": "No GPIO: the dials and buttons are shown on the screen.",
         "warn.resumed": "Resumed the unfinished game.",
         "warn.joined": "{text}",
+        "msg.notice": "{text}",
         "warn.camera_waiting": "The camera is not answering: cards are picked on the screen.",
     },
     "ko": {
@@ -197,6 +198,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.no_gpio": "GPIO 없음: 다이얼과 버튼은 화면에 표시됩니다.",
         "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
         "warn.joined": "{text}",
+        "msg.notice": "{text}",
         "warn.camera_waiting": "카메라가 응답하지 않습니다: 카드는 화면에서 고릅니다.",
     },
 }
