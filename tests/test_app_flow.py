@@ -423,3 +423,35 @@ def test_simulated_players_use_the_picker_when_the_camera_never_reads_a_card():
     play(app)
     assert app.ctl.phase == "over"
     assert isinstance(log, Log) and load_game(log.lines).state == app.ctl.state
+
+
+def test_a_whole_game_kept_by_the_kiosk_session(tmp_path):
+    session_mod = pytest.importorskip("companion.kiosk.session")
+    import random as _random
+
+    from companion.app.loop import App
+    from companion.app.simtable import SimTable
+
+    session = session_mod.TableSession.open(tmp_path / "table.jsonl", fsync=False)
+    rng = _random.Random(5)
+    ctl = Controller(Game, open_log=session.open_log, camera=False, rng=rng)
+    sim = SimTable(rng)
+    sim._want_players = 3
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.1
+        return t[0]
+
+    app = App(ctl, sim=sim, clock=clock)
+    while ctl.phase != "over":
+        app.step()
+    assert session.game.state == ctl.state and session.game.over
+    # a restart resumes from the session's file, and a new game puts the old one away
+    again = session_mod.TableSession.open(tmp_path / "table.jsonl", fsync=False)
+    assert load_game(again.logged).state == ctl.state
+    ctl2 = Controller(Game, open_log=again.open_log, game=load_game(again.logged), log=again,
+                      camera=False, rng=rng)
+    ctl2.handle(OK)  # new game, same seats
+    ctl2.handle(OK)  # random first player
+    assert ctl2.phase == "turn" and list((tmp_path / "games").iterdir())

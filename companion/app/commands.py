@@ -337,13 +337,14 @@ def table_config(path: Path | None):
     hardware = data.get("hardware") or {}
     return {"camera": data.get("camera") or {}, "pins": hardware.get("pins"),
             "language": data.get("language", "en"), "names": data.get("names"),
-            "log": None}, [], None
+            "references": None}, [], None
 
 
 def _settings(config) -> dict:
+    refs = Path(config.state_dir) / "references" if getattr(config, "state_dir", None) else None
     return {"camera": dict(config.camera), "pins": config.pins, "language": config.language,
             "names": list(config.names) if config.names else None,
-            "log": getattr(config, "log_path", None)}
+            "references": refs if refs is not None and refs.is_dir() else None}
 
 
 def cmd_run(args) -> int:
@@ -371,7 +372,7 @@ def cmd_run(args) -> int:
               file=sys.stderr)
         warnings.append("warn.no_gpio")
         panel = virtual_panel(inputs)
-    camera, why = open_camera(cfg["camera"], inputs)
+    camera, why = open_camera(cfg["camera"], inputs, cfg.get("references"))
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
               file=sys.stderr)

@@ -116,16 +116,27 @@ def virtual_panel(inputs: queue.Queue):
         return VirtualPanel(inputs)
 
 
-def open_camera(config, inputs: queue.Queue):
-    """A CameraFeed on the configured camera, or (None, reason)."""
+def open_camera(config, inputs: queue.Queue, references=None):
+    """A CameraFeed on the configured camera, or (None, reason).
+
+    references: the folder of enrolled card pictures (default: the card art in assets/cards).
+    A camera that is configured but not answering still gives a feed: it keeps retrying and
+    says it is not working, so the picker stands in until it comes back."""
     try:
         from vision.recognize import Recognizer  # noqa: PLC0415
         from vision.sources import open_source  # noqa: PLC0415
         from vision.tracking import RevealTracker  # noqa: PLC0415
     except ImportError as err:
-        return None, f"card recognition is not installed: {err}"
+        return None, f"card recognition is not installed ({err})"
+    from companion.app.screens.assets import assets_dir  # noqa: PLC0415
+
+    refs = references or assets_dir() / "cards"
     try:
-        source = open_source(config)
-        return CameraFeed(source, RevealTracker(Recognizer()), inputs), None
-    except Exception as err:  # CameraError and friends: keep playing with the picker
+        recognizer = Recognizer.from_dir(refs)
+    except (ValueError, OSError) as err:
+        return None, f"cannot use the card references in {refs}: {err}"
+    try:
+        source = open_source(dict(config))
+    except Exception as err:  # a bad camera setting: keep playing with the picker
         return None, str(err)
+    return CameraFeed(source, RevealTracker(recognizer), inputs), None
