@@ -141,12 +141,14 @@ def peak_memory_mb(extra: list[str]) -> float:
 
 
 def frames_to_update(trials: int) -> tuple[list[int], str]:
-    """Lay a card on the camera and count the frames read until the engine state has
+    """Lay a card on the camera and count the camera frames from the first frame in which it
+    lies whole and still (that frame is 1) to the frame after which the engine state has
     changed and the screen has been redrawn with it."""
     import random
 
     import pygame
 
+    from companion.app.commands import synthetic_camera
     from companion.app.controller import Controller
     from companion.app.devices import CameraFeed, VirtualPanel
     from companion.app.inputs import Press
@@ -154,51 +156,47 @@ def frames_to_update(trials: int) -> tuple[list[int], str]:
     from companion.app.screens.table import TableScreen
     from companion.engine import Game
 
-    try:
-        from vision.recognize import Recognizer
-        from vision.synthetic import SyntheticCamera
-        from vision.tracking import RevealTracker
-        make = lambda: (SyntheticCamera(seed=1), None)  # noqa: E731
-        kind = "synthetic camera + recogniser + reveal tracker"
-    except ImportError:
-        from tests.app_fakes import DiffTracker, MatCamera
-        Recognizer = RevealTracker = None
-        make = lambda: (MatCamera(), "fake")  # noqa: E731
-        kind = "stand-in camera (card recognition not installed): app-side frames only"
-
     pygame.display.init()
     pygame.font.init()
     display = pygame.display.set_mode((1280, 720))
     results = []
+    kind = "synthetic camera + card recogniser + reveal tracker"
     for trial in range(trials):
-        camera, fake = make()
-        tracker = DiffTracker(camera) if fake else RevealTracker(Recognizer())
+        now = [0.0]
+
+        def clock(now=now):
+            now[0] += 1 / 15
+            return now[0]
+
+        feed, camera, why = synthetic_camera(lambda now=now: now[0], trial, None)
+        if feed is None:
+            from tests.app_fakes import DiffTracker, MatCamera
+
+            camera = MatCamera()
+            camera.lying = lambda camera=camera: dict(camera.mat)
+            feed = CameraFeed(camera, DiffTracker(camera), None)
+            kind = f"stand-in camera ({why}): app-side frames only"
         panel = VirtualPanel()
         ctl = Controller(Game, camera=True, panel=panel, rng=random.Random(trial),
                          confirm_investigations=False)
-        feed = CameraFeed(camera, tracker, None)
-        t = [0.0]
-
-        def clock(t=t):
-            t[0] += 1 / 15
-            return t[0]
-
         app = App(ctl, display=display, screen=TableScreen((1280, 720), panel=panel),
                   camera=feed, clock=clock)
         feed.inputs = app.inputs
         for press in (Press("seat", 1), Press("seat", 2), Press("ok"), Press("seat", 1),
                       Press("seat", 1), Press("seat", 2)):
             ctl.handle(press)  # Red and Orange seated; Red investigates announcing Cook
-        for _ in range(5):
-            app.step()  # the empty mat settles
+        for _ in range(30):
+            app.step()  # the camera finds the mat
         events = len(ctl.game.events)
         camera.lay("a", "cook")
-        start = feed.frames
-        for _ in range(60):
+        first_whole = None
+        for _ in range(120):
             app.step()
+            if first_whole is None and "a" in camera.lying():
+                first_whole = feed.frames
             if len(ctl.game.events) > events and app.drawn_version == ctl.version:
                 break
-        results.append(feed.frames - start)
+        results.append(feed.frames - first_whole + 1 if first_whole else 999)
     pygame.display.quit()
     return results, kind
 
