@@ -237,3 +237,40 @@ def test_a_whole_game_can_be_played_by_touch_only():
 
     ctl, log = _play_with(deliver, seed=42)
     assert ctl.phase == "over" and ctl.state["winners"] and len(log.lines) > 3
+
+
+def test_after_a_while_without_players_an_attract_screen_shows_and_a_press_only_wakes():
+    class Idle:  # the shape of the kiosk's IdleTimer
+        def __init__(self, after):
+            self.after, self.last = after, 0.0
+
+        def activity(self, now):
+            self.last = now
+
+        def poll(self, now):
+            return now - self.last >= self.after
+
+    ctl, panel = SCENES["turn"]()
+    surface = pygame.Surface((1280, 720))
+    t = [0.0]
+    drawn = []
+
+    def attract(dst, seconds, force):
+        dst.fill((1, 2, 3))
+        drawn.append(seconds)
+        return True
+
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel),
+              clock=lambda: t[0])
+    app.idle, app.attract = Idle(60), attract
+    app.step()
+    assert not drawn
+    t[0] = 61.0
+    app.step()
+    assert drawn and surface.get_at((5, 5))[:3] == (1, 2, 3)
+    state = ctl.state
+    app.inputs.put(Press("seat", 4))  # wakes the table, does not start Green's turn
+    t[0] = 62.0
+    app.step()
+    assert app.attracting is None and ctl.phase == "turn" and ctl.state == state
+    assert surface.get_at((5, 5))[:3] != (1, 2, 3)

@@ -347,6 +347,22 @@ def _settings(config) -> dict:
             "references": refs if refs is not None and refs.is_dir() else None}
 
 
+def _attract(app, kiosk, size) -> None:
+    """After the configured idle time, the kiosk's attract screen (the rules, in both
+    languages) until a press or a card wakes the table."""
+    try:
+        from companion.kiosk.attract import AttractScreen  # noqa: PLC0415
+        from companion.kiosk.cafe import IdleTimer  # noqa: PLC0415
+    except ImportError:
+        return
+    after = getattr(kiosk.config, "attract_after", 0) or 0
+    if after <= 0:
+        return
+    screen = AttractScreen(size)
+    app.idle = IdleTimer(after, started=app.clock())
+    app.attract = lambda surface, t, force: screen.draw(surface, t, force=force)
+
+
 def cmd_run(args) -> int:
     import queue  # noqa: PLC0415
 
@@ -424,6 +440,7 @@ def cmd_run(args) -> int:
                 ctl.notice(message)
 
     if kiosk is not None:
+        _attract(app, kiosk, display.get_size())
         app.redraw(force=True)
         kiosk.ready()
     try:

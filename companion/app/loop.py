@@ -39,6 +39,10 @@ class App:
         self.shots: dict[str, Path] = {}
         self._next_sim = 0.0
         self._drawn_lights = None
+        self._now = 0.0
+        self.idle = None  # an IdleTimer: after a while without players, the attract screen
+        self.attract = None  # draws it: attract(surface, seconds_shown, force) -> bool
+        self.attracting: float | None = None  # when the attract screen came up
         if sim is not None:
             ctl.listeners.append(lambda event, notes: self._sim_follow(event, notes))
 
@@ -87,6 +91,13 @@ class App:
             item = from_button(item)  # a hardware ButtonEvent
             if item is None:
                 return
+        if self.idle is not None and not isinstance(item, Tick):
+            self.idle.activity(self._now)
+            if self.attracting is not None:
+                self.attracting = None  # the table wakes up; a press only wakes it
+                self.drawn_version = -1
+                if isinstance(item, Press):
+                    return
         self.ctl.handle(item)
 
     def wait(self, timeout: float) -> None:
@@ -100,6 +111,7 @@ class App:
     def step(self) -> bool:
         """One pass of the loop. Returns True if the screen was redrawn."""
         now = self.clock()
+        self._now = now
         if self.camera is not None:
             self.camera.poll()
             self.ctl.set_camera(self.camera.working)
@@ -112,6 +124,10 @@ class App:
                 self.inputs.put(inp)
             self._next_sim = now + self.sim_delay
             self.drain()
+        if self.idle is not None and self.attracting is None and self.idle.poll(now) \
+                and self.sim is None:
+            self.attracting = now
+            self.drawn_version = -1
         return self.redraw()
 
     def _lights(self):
@@ -127,6 +143,13 @@ class App:
     def redraw(self, force: bool = False) -> bool:
         if self.display is None or self.screen is None:
             return False
+        if self.attracting is not None and self.attract is not None:
+            drawn = self.attract(self.display, self._now - self.attracting,
+                                 force or self.drawn_version == -1)
+            self.drawn_version = self.ctl.version
+            if drawn and self.flip is not None:
+                self.flip()
+            return bool(drawn)
         lights = self._lights()
         animating = bool(self.ctl.effects)
         if not force and not animating and self.ctl.version == self.drawn_version \
