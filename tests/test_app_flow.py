@@ -455,3 +455,25 @@ def test_a_whole_game_kept_by_the_kiosk_session(tmp_path):
     ctl2.handle(OK)  # new game, same seats
     ctl2.handle(OK)  # random first player
     assert ctl2.phase == "turn" and list((tmp_path / "games").iterdir())
+
+
+def test_a_duel_that_would_end_the_game_is_confirmed_first():
+    g = Game()
+    g.push({"event": "game", "players": ["Red", "Orange"], "first": "Red"})
+    for _ in range(4):
+        g.push({"event": "investigate", "player": "Red", "card": "cook", "guess": "cook"})
+        g.push({"event": "investigate", "player": "Orange", "card": "cleaner", "guess": "cook"})
+    log = MemoryLog()
+    ctl = Controller(Game, game=g, log=log, camera=False)
+    ctl.handle(seat(2))
+    ctl.handle(seat(2))
+    ctl.handle(Press("card", "butler"))
+    ctl.handle(Press("card", "cleaner"))
+    assert ctl.phase == "confirm" and ctl.prompt()[0] == "prompt.confirm_duel"
+    assert log.lines == []  # nothing written yet: the game's last event cannot be undone
+    ctl.handle(BACK)  # read again
+    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    ctl.handle(Press("card", "butler"))
+    ctl.handle(Press("card", "cleaner"))
+    ctl.handle(OK)
+    assert ctl.phase == "over" and ctl.state["winners"] == ["Red"] and len(log.lines) == 1

@@ -21,6 +21,7 @@ Phases (`Controller.phase`):
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -459,7 +460,19 @@ class Controller:
         if pend.kind == "investigate" and self.confirm_investigations:
             self.phase = "confirm"
             return
+        if self._would_end_game(event):
+            # The game's last event cannot be taken back: the table confirms the cards first.
+            self.phase = "confirm"
+            return
         self._apply(event)
+
+    def _would_end_game(self, event: dict) -> bool:
+        trial = copy.deepcopy(self.game)
+        try:
+            trial.push(event)
+        except ValueError:
+            return False
+        return trial.state["over"]
 
     def _event(self) -> dict:
         pend = self.pending
@@ -615,6 +628,11 @@ class Controller:
             return key, {"player": who, "zone": (zone or "a").upper()}
         if self.phase == "confirm":
             card, guess = pend.cards["a"], pend.guess
+            if pend.kind == "duel":
+                return "prompt.confirm_duel", {"player": pend.player, "target": pend.target,
+                                               "pcard": card, "tcard": pend.cards["b"]}
+            if pend.kind == "reveal":
+                return "prompt.confirm_reveal", {"player": pend.player, "card": card}
             key = "prompt.confirm_right" if card == guess else "prompt.confirm_wrong"
             return key, {"player": pend.player, "card": card, "guess": guess}
         if self.phase == "summary":

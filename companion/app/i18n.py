@@ -44,6 +44,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "OK to confirm, Back to read again.",
         "prompt.confirm_wrong": "{player} announced {guess} but holds {card}: wrong, 1 damage. "
                                 "OK to confirm, Back to read again.",
+        "prompt.confirm_duel": "{player} shows {pcard}, {target} shows {tcard}: this ends the "
+                               "game. OK to confirm, Back to read again.",
+        "prompt.confirm_reveal": "{player} held {card}: this ends the game. OK to confirm, "
+                                 "Back to read again.",
         "prompt.summary": "Round {round} is over. OK for the next round.",
         "prompt.over": "{winners} win{s}! OK for a new game.",
         "prompt.wait": "Please wait.",
@@ -133,6 +137,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "OK로 확인, Back으로 다시 읽기.",
         "prompt.confirm_wrong": "{player}: {guess} 선언, 카드는 {card}: 실패, 피해 1. "
                                 "OK로 확인, Back으로 다시 읽기.",
+        "prompt.confirm_duel": "{player}: {pcard}, {target}: {tcard}. 이것으로 게임이 끝납니다. "
+                               "OK로 확인, Back으로 다시 읽기.",
+        "prompt.confirm_reveal": "{player}의 카드는 {card}. 이것으로 게임이 끝납니다. "
+                                 "OK로 확인, Back으로 다시 읽기.",
         "prompt.summary": "{round}라운드가 끝났습니다. OK로 다음 라운드.",
         "prompt.over": "{winners} 승리! OK로 새 게임.",
         "prompt.wait": "잠시 기다려 주세요.",
