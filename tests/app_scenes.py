@@ -156,7 +156,7 @@ def render(name: str, lang: str, size: tuple[int, int]):
 
     ctl, panel = SCENES[name]()
     ctl.language = lang
-    screen = TableScreen(size, panel=panel)
+    screen = TableScreen(size, panel=panel, card_art=False)
     surface = pygame.Surface(size)
     screen.draw(surface, ctl)
     return surface, screen

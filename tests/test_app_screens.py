@@ -143,6 +143,19 @@ def test_the_screen_is_redrawn_only_when_something_changed():
     assert app.redraws == 2
 
 
+def test_card_art_from_assets_is_used_when_present(monkeypatch, tmp_path):
+    (tmp_path / "cards").mkdir()
+    art = pygame.Surface((63, 88))
+    art.fill((10, 200, 30))
+    pygame.image.save(art, str(tmp_path / "cards" / "cook.png"))
+    monkeypatch.setenv("COMPANION_ASSETS", str(tmp_path))
+    screen = TableScreen((1280, 720))
+    assert screen.card("cook", 96, 134).get_at((48, 67))[:3] == (10, 200, 30)
+    assert screen.card("vampire", 96, 134).get_at((48, 10))[:3] == (170, 40, 60)  # drawn
+    plain = TableScreen((1280, 720), card_art=False)
+    assert plain.card("cook", 96, 134).get_at((48, 10))[:3] == (220, 150, 60)
+
+
 def test_a_missing_card_art_folder_falls_back_to_drawn_cards(monkeypatch, tmp_path):
     (tmp_path / "fonts").mkdir()
     for bold in (False, True):

@@ -40,13 +40,15 @@ class TableScreen:
     """Draws the table for one surface size. panel: a virtual LED panel (with led_states())
     whose lights are drawn as the health candles, or None to draw them from the state."""
 
-    def __init__(self, size: tuple[int, int], *, panel=None, warnings: list[str] | None = None):
+    def __init__(self, size: tuple[int, int], *, panel=None, warnings: list[str] | None = None,
+                 card_art: bool = True):
         self.size = size
         self.scale = min(size[0] / BASE_W, size[1] / BASE_H)
         # On a small display the words that matter most are drawn larger than the grid.
         self.boost = 1.0 if self.scale >= 0.9 else 1.25
         self.panel = panel
-        self.warnings = list(warnings or [])  # catalogue keys shown until the game starts
+        self.warnings = list(warnings or [])  # catalogue keys of missing devices, always shown
+        self.card_art = card_art  # False: plain drawn cards (reference images stay put)
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: dict[tuple, pygame.Surface] = {}
         self._cards: dict[tuple[str, int, int, bool], pygame.Surface] = {}
@@ -115,7 +117,7 @@ class TableScreen:
         if surf is not None:
             return surf
         surf = None
-        path = card_art(identity)
+        path = card_art(identity) if self.card_art else None
         if path is not None:
             try:
                 surf = pygame.transform.smoothscale(pygame.image.load(str(path)), (w, h))
@@ -354,7 +356,8 @@ class TableScreen:
     def _picker(self, dst, ctl, lang):
         area = self.R(530, 74, 740, 236)
         self._overlay(dst, area, 255)
-        self.blit_text(dst, tr(lang, "label.pick"), 22,
+        title = "label.announce" if ctl.phase == "guess" else "label.pick"
+        self.blit_text(dst, tr(lang, title), 22,
                        (area.x + 10 * self.scale, area.y + 4 * self.scale), GOLD, True)
         cw, ch = round(96 * self.scale), round(134 * self.scale)
         for k, ident in enumerate(IDENTITIES):
