@@ -14,7 +14,7 @@ from companion.app.devices import open_camera, open_panel  # noqa: E402
 from companion.cli import main  # noqa: E402
 from companion.tablelog import replay_file  # noqa: E402
 
-DEMO = ["demo", "--autoplay", "--fast", "--exit-when-over", "--headless"]
+DEMO = ["demo", "--autoplay", "--fast", "--exit-when-over", "--headless", "--no-camera"]
 
 
 def test_headless_demo_plays_a_whole_game_logs_it_and_saves_each_screen(tmp_path, capsys):
@@ -25,7 +25,8 @@ def test_headless_demo_plays_a_whole_game_logs_it_and_saves_each_screen(tmp_path
     names = sorted(p.name for p in shots.glob("*.png"))
     for phase in ("setup_join", "setup_first", "turn", "guess", "confirm", "over"):
         assert any(f"-{phase}-" in n for n in names), (phase, names)
-    assert "game over, winners" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "game over, winners" in out and "cards read by the camera: 0," in out
 
 
 def test_demo_resumes_an_unfinished_game_and_drops_a_torn_last_line(tmp_path, capsys):
@@ -117,3 +118,17 @@ def test_run_falls_back_to_the_screen_without_gpio_or_camera(tmp_path, capsys, m
     err = capsys.readouterr().err
     assert code == 0
     assert "no GPIO panel" in err
+
+
+def test_headless_demo_reads_every_card_through_the_synthetic_camera(tmp_path, capsys):
+    pytest.importorskip("vision.synthetic")
+    pytest.importorskip("vision.tracking")
+    log = tmp_path / "cam.jsonl"
+    demo = [a for a in DEMO if a != "--no-camera"]
+    assert main(demo + ["--log", str(log), "--seed", "1", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    read = int(out.split("cards read by the camera: ")[1].split(",")[0])
+    picked = int(out.split("picked on the screen: ")[1].split()[0])
+    assert read > 0 and picked <= read // 10, out
+    replay = replay_file(log)
+    assert replay.error is None and replay.game.over

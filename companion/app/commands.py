@@ -298,6 +298,8 @@ def cmd_demo(args) -> int:
         pygame.quit()
     if ctl.phase == "over":
         print("companion: game over, winners: " + ", ".join(ctl.state["winners"]))
+    print(f"companion: cards read by the camera: {ctl.cards_read}, "
+          f"picked on the screen: {ctl.cards_picked}")
     if args.log is not None:
         print(f"companion: table log in {args.log}")
     return code

@@ -105,6 +105,8 @@ class Controller:
         self.summary_round = 0
         self.mat: dict[str, tuple[str | None, bool]] = {}  # zone -> (identity, fresh)
         self.quit = False
+        self.cards_read = 0  # cards the camera read, and cards picked by hand (for the record)
+        self.cards_picked = 0
         self.round_notes: list[dict] = []
         self.listeners: list[Callable[[dict, list[dict]], None]] = []  # told of each event
         self.phase = "setup_join"
@@ -394,6 +396,7 @@ class Controller:
         if self.phase == "cards" and inp.zone in self.pending.zones \
                 and inp.zone not in self.pending.cards:
             self.pending.cards[inp.zone] = identity
+            self.cards_read += 1
             self._cards_maybe_done()
 
     def _missing_zone(self) -> str | None:
@@ -427,6 +430,7 @@ class Controller:
             self._say("msg.cards_help")
             return
         pend.cards[zone] = identity
+        self.cards_picked += 1
         self._cards_maybe_done()
 
     def _forced_reveal(self) -> bool:
