@@ -287,3 +287,21 @@ def test_after_a_while_without_players_an_attract_screen_shows_and_a_press_only_
     app.step()
     assert app.attracting is None and ctl.phase == "turn" and ctl.state == state
     assert surface.get_at((5, 5))[:3] != (1, 2, 3)
+
+
+def test_a_key_during_autoplay_hands_the_table_to_the_person():
+    import random
+
+    from companion.app.controller import Controller
+    from companion.app.simtable import SimTable
+    from companion.engine import Game
+
+    ctl = Controller(Game, camera=False, rng=random.Random(1))
+    t = [0.0]
+    app = App(ctl, sim=SimTable(random.Random(1)), clock=lambda: t[0])
+    key = pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code("3"))
+    app.pump_pygame([key])  # the first key only takes over
+    assert app.sim is None and ctl.message[0] == "msg.hand_over" and app.inputs.empty()
+    app.pump_pygame([key])
+    app.step()
+    assert ctl.joined == [3]

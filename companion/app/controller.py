@@ -207,6 +207,11 @@ class Controller:
         self._say("msg.notice", text=text)
         self.version += 1
 
+    def notice_key(self, key: str, **args) -> None:
+        """A message from the catalogue, from outside the flow."""
+        self._say(key, **args)
+        self.version += 1
+
     def set_camera(self, working: bool) -> None:
         """The camera came or went: without it, cards are picked on the screen."""
         if working == self.camera:

@@ -116,6 +116,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.resumed": "Resumed the unfinished game.",
         "warn.joined": "{text}",
         "msg.notice": "{text}",
+        "msg.hand_over": "Autoplay stopped: the table is yours. Keys 1-6, Enter, Esc, U.",
         "warn.camera_waiting": "The camera is not answering: cards are picked on the screen.",
     },
     "ko": {
@@ -209,6 +210,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
         "warn.joined": "{text}",
         "msg.notice": "{text}",
+        "msg.hand_over": "자동 진행을 멈췄습니다: 이제 직접 하세요. 키 1-6, Enter, Esc, U.",
         "warn.camera_waiting": "카메라가 응답하지 않습니다: 카드는 화면에서 고릅니다.",
     },
 }

@@ -60,6 +60,11 @@ class App:
         import pygame  # noqa: PLC0415
 
         for ev in events:
+            if self.sim is not None and ev.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN,
+                                                    pygame.FINGERDOWN):
+                self.sim = None  # a person takes the table over from the simulated players
+                self.ctl.notice_key("msg.hand_over")
+                continue
             if ev.type == pygame.QUIT:
                 self.inputs.put(Press("quit"))
             elif ev.type == pygame.KEYDOWN:
