@@ -8,6 +8,9 @@ wherever it is mounted; the two reveal slots are where cards are laid face up in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 MAT_W_MM = 420.0
 MAT_H_MM = 297.0
@@ -44,3 +47,222 @@ ZONES = (
     Zone("a", MAT_W_MM / 2 - 20.0 - SLOT_W_MM, (MAT_H_MM - SLOT_H_MM) / 2, SLOT_W_MM, SLOT_H_MM),
     Zone("b", MAT_W_MM / 2 + 20.0, (MAT_H_MM - SLOT_H_MM) / 2, SLOT_W_MM, SLOT_H_MM),
 )
+
+
+ZONE_NAMES = {"a": "challenger", "b": "target"}
+CORNER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-left"}
+
+
+def zone_named(name: str) -> Zone:
+    for zone in ZONES:
+        if zone.name == name:
+            return zone
+    raise KeyError(f"no slot named {name!r} on the mat (slots: {', '.join(z.name for z in ZONES)})")
+
+
+def zone_at(x: float, y: float) -> Zone | None:
+    """The slot that holds the mat point (x, y) mm, or None."""
+    for zone in ZONES:
+        if zone.contains(x, y):
+            return zone
+    return None
+
+
+def zone_corners_mm(zone: Zone) -> np.ndarray:
+    """The slot's four corners in mm, clockwise from its top-left."""
+    return np.array([(zone.x, zone.y), (zone.x + zone.w, zone.y),
+                     (zone.x + zone.w, zone.y + zone.h), (zone.x, zone.y + zone.h)], np.float32)
+
+
+def marker_corners_mm(marker_id: int) -> np.ndarray:
+    """A marker's four corners in mat mm, in ArUco's order (clockwise from its top-left)."""
+    x, y = MARKERS[marker_id]
+    m = MARKER_MM
+    return np.array([(x, y), (x + m, y), (x + m, y + m), (x, y + m)], np.float32)
+
+
+# ----------------------------------------------------------------------- finding the mat
+
+CARD_SIZE_TOLERANCE = 0.15
+MIN_MARKERS = 2  # two markers (8 corners) fix the homography; three or four make it robust
+
+
+@lru_cache(maxsize=1)
+def _detector():
+    import cv2
+
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(dictionary, params)
+
+
+def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The mat's corner markers seen in a BGR or grey image: id -> 4x2 image corners."""
+    import cv2
+
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _rejected = _detector().detectMarkers(grey)
+    found: dict[int, np.ndarray] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        marker_id = int(marker_id)
+        if marker_id in MARKERS and marker_id not in found:
+            found[marker_id] = np.asarray(quad, np.float32).reshape(4, 2)
+    return found
+
+
+@dataclass(frozen=True, eq=False)
+class MatView:
+    """Where the mat lies in a camera picture: the homographies image px <-> mat mm."""
+
+    to_mm: np.ndarray  # 3x3, image pixels -> mat millimetres
+    to_px: np.ndarray  # 3x3, mat millimetres -> image pixels
+    markers: tuple[int, ...]  # the marker ids it was found from
+    error_mm: float  # RMS distance between the markers' corners and where the view puts them
+
+    def image_to_mat(self, points) -> np.ndarray:
+        return _transform(self.to_mm, points)
+
+    def mat_to_image(self, points) -> np.ndarray:
+        return _transform(self.to_px, points)
+
+    def card_centre_mm(self, corners) -> tuple[float, float]:
+        """The centre (mm) of a card given by its four image corners."""
+        mm = self.image_to_mat(corners)
+        return float(mm[:, 0].mean()), float(mm[:, 1].mean())
+
+    def zone_of(self, corners) -> Zone | None:
+        """The slot in which the card with these image corners lies (by its centre), or None."""
+        return zone_at(*self.card_centre_mm(corners))
+
+    def card_sized(self, corners, tolerance: float = CARD_SIZE_TOLERANCE) -> bool:
+        """Whether the quad (image px) measures a card on the mat (63 x 88 mm, give or take
+        ``tolerance``): slot outlines, markers and cards still in the air do not."""
+        return card_sized_mm(self.image_to_mat(corners), tolerance)
+
+    def outline_px(self) -> np.ndarray:
+        corners = np.array([(0, 0), (MAT_W_MM, 0), (MAT_W_MM, MAT_H_MM), (0, MAT_H_MM)],
+                           np.float32)
+        return self.mat_to_image(corners)
+
+
+def card_sized_mm(corners_mm, tolerance: float = 0.15) -> bool:
+    """Whether four corners (mm, in order around) measure a card, give or take ``tolerance``."""
+    mm = np.asarray(corners_mm, np.float64).reshape(4, 2)
+    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
+    short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+    return (abs(short / CARD_W_MM - 1) <= tolerance and abs(long_ / CARD_H_MM - 1) <= tolerance)
+
+
+def _transform(h: np.ndarray, points) -> np.ndarray:
+    import cv2
+
+    pts = np.asarray(points, np.float32).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
+
+
+def mat_from_markers(markers: dict[int, np.ndarray], *,
+                     min_markers: int = MIN_MARKERS) -> MatView | None:
+    """The mat's view from the markers found, or None when fewer than min_markers were seen."""
+    import cv2
+
+    ids = tuple(sorted(i for i in markers if i in MARKERS))
+    if len(ids) < max(min_markers, 1):
+        return None
+    image_pts = np.concatenate([markers[i] for i in ids]).astype(np.float32)
+    mat_pts = np.concatenate([marker_corners_mm(i) for i in ids])
+    if len(ids) == 1:
+        to_mm = cv2.getPerspectiveTransform(image_pts, mat_pts)
+    else:
+        to_mm, _ = cv2.findHomography(image_pts, mat_pts, 0)
+    if to_mm is None or abs(np.linalg.det(to_mm)) < 1e-12:
+        return None
+    to_px = np.linalg.inv(to_mm)
+    err = _transform(to_mm, image_pts) - mat_pts
+    rms = float(np.sqrt((err ** 2).sum(axis=1).mean()))
+    return MatView(to_mm, to_px, ids, rms)
+
+
+def find_mat(image: np.ndarray, *, min_markers: int = MIN_MARKERS) -> MatView | None:
+    """The mat in a camera picture from its corner markers, or None if too few are in view."""
+    return mat_from_markers(detect_markers(image), min_markers=min_markers)
+
+
+def describe_markers(seen) -> str:
+    """Plain words about which corner markers are in view."""
+    seen = sorted(i for i in seen if i in MARKERS)
+    missing = [i for i in MARKERS if i not in seen]
+    if not seen:
+        return "none of the mat's four corner squares is in view"
+    if not missing:
+        return "all four corner squares are in view"
+    return (f"the {_names(missing)} corner square{'s are' if len(missing) > 1 else ' is'} "
+            "not in view (covered, out of the picture, or in glare)")
+
+
+def _names(ids) -> str:
+    names = [CORNER_NAMES[i] for i in ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# ----------------------------------------------------------------------- the printable mat
+
+BACKGROUND_BGR = (222, 232, 238)
+INK_BGR = (70, 52, 40)
+SLOT_BGR = {"a": (60, 60, 170), "b": (150, 90, 40)}
+
+
+def render_mat(px_per_mm: float = 300 / 25.4) -> np.ndarray:
+    """The printable mat as a BGR image (default 300 dpi): corner markers, the two slots
+    outlined by corner brackets with their names, a title and a hint."""
+    import cv2
+
+    def px(v: float) -> int:
+        return int(round(v * px_per_mm))
+
+    w, h = px(MAT_W_MM), px(MAT_H_MM)
+    image = np.empty((h, w, 3), np.uint8)
+    image[:] = BACKGROUND_BGR
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
+    for marker_id, (mx, my) in MARKERS.items():
+        # A white quiet zone around each marker keeps it findable on any print.
+        q = MARKER_MARGIN_MM * 0.6
+        cv2.rectangle(image, (px(mx - q), px(my - q)), (px(mx + MARKER_MM + q) - 1,
+                      px(my + MARKER_MM + q) - 1), (255, 255, 255), -1)
+        side = px(mx + MARKER_MM) - px(mx)
+        marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
+        image[px(my):px(my) + side, px(mx):px(mx) + side] = marker[:, :, None]
+    font = cv2.FONT_HERSHEY_DUPLEX
+    line = max(1, px(0.8))
+    for zone in ZONES:
+        colour = SLOT_BGR.get(zone.name, INK_BGR)
+        arm = min(zone.w, zone.h) * 0.22
+        x0, y0, x1, y1 = zone.x, zone.y, zone.x + zone.w, zone.y + zone.h
+        for cx, cy, dx, dy in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x1, y1, -1, -1),
+                               (x0, y1, 1, -1)):
+            cv2.line(image, (px(cx), px(cy)), (px(cx + dx * arm), px(cy)), colour, line * 2,
+                     cv2.LINE_AA)
+            cv2.line(image, (px(cx), px(cy)), (px(cx), px(cy + dy * arm)), colour, line * 2,
+                     cv2.LINE_AA)
+        label = f"{zone.name.upper()}  {ZONE_NAMES.get(zone.name, '')}".strip()
+        _text(image, label, (x0 + x1) / 2, y0 - 6, 7.0, colour, px, font)
+    _text(image, "Abraca Who?", MAT_W_MM / 2, 34, 12.0, INK_BGR, px, font)
+    _text(image, "Lay revealed cards face up in the slots.", MAT_W_MM / 2, MAT_H_MM - 30, 5.0,
+          INK_BGR, px, font)
+    _text(image, "Keep the four corner squares in view of the camera.", MAT_W_MM / 2,
+          MAT_H_MM - 20, 5.0, INK_BGR, px, font)
+    return image
+
+
+def _text(image, text, cx_mm, baseline_mm, height_mm, colour, px, font) -> None:
+    import cv2
+
+    scale = 1.0
+    (_, th), _ = cv2.getTextSize(text, font, scale, 1)
+    scale = px(height_mm) / max(th, 1)
+    thickness = max(1, int(round(scale * 1.6)))
+    (tw, _), _ = cv2.getTextSize(text, font, scale, thickness)
+    cv2.putText(image, text, (px(cx_mm) - tw // 2, px(baseline_mm)), font, scale, colour,
+                thickness, cv2.LINE_AA)

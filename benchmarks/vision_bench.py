@@ -1,0 +1,258 @@
+"""Card reading figures: recall, misreads, false alarms and time per frame.
+
+On 640 x 480 synthetic scenes (``vision.synthetic.random_scene``: varied mats, rotation,
+perspective, glare, hands, touching and piled cards, blur and noise) the full reader
+(``Recognizer.read``) is compared with the minimal contour pipeline (grey, blur, Canny,
+findContours, four-sided polygons) on the same frames. Then the Dobble webcam photos are
+classified against one scan per card (``--whole``), and the cost of a frame in which nothing
+changed (``vision.detect.changed``) is measured.
+
+Run: ``.venv/bin/python benchmarks/vision_bench.py [--scenes N] [--seed S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision import synthetic as S  # noqa: E402
+from vision.detect import find_cards, quad_iou  # noqa: E402
+from vision.recognize import CardReader, Recognizer  # noqa: E402
+
+DOBBLE = ROOT.parent / "shared" / "data" / "dobble"
+HIT_IOU = 0.7  # a detection this close to a card found it
+FALSE_IOU = 0.3  # a detection overlapping no card this much is a false alarm
+
+
+def minimal_contours(image: np.ndarray) -> list[np.ndarray]:
+    """The textbook pipeline: grey, blur, Canny, external contours, 4-gons of some size."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    edges = cv2.Canny(blur, 50, 150)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    min_area = 0.008 * image.shape[0] * image.shape[1]
+    for c in contours:
+        approx = cv2.approxPolyDP(c, 0.02 * cv2.arcLength(c, True), True)
+        if len(approx) == 4 and cv2.contourArea(approx) > min_area:
+            out.append(approx.reshape(4, 2).astype(np.float32))
+    return out
+
+
+def score_frame(truth, found, labels=None):
+    """Counts for one frame: fully visible cards, found, misread, unknown, false alarms,
+    partial outlines, detections.
+
+    A fully visible card is found when a detection overlaps it with IoU >= HIT_IOU. A
+    detection is a false alarm when it lies mostly (over half its area) on no card at all; one
+    that lies on a partly hidden card without its true outline is a partial outline. Any named
+    detection whose name differs from the card it lies on is a misread.
+    """
+    visible = [c for c in truth if c.fully_visible]
+    hit = unk = 0
+    for c in visible:
+        best, best_k = 0.0, -1
+        for k, q in enumerate(found):
+            v = quad_iou(c.corners, q)
+            if v > best:
+                best, best_k = v, k
+        if best >= HIT_IOU:
+            hit += 1
+            if labels is not None and labels[best_k] is None:
+                unk += 1
+    mis = fa = partial = 0
+    for k, q in enumerate(found):
+        area = max(1e-6, float(cv2.contourArea(np.float32(q))))
+        on = [(_inter(c.corners, q) / area, c) for c in truth]
+        share, card = max(on, key=lambda x: x[0], default=(0.0, None))
+        if card is None or share < 0.5:
+            fa += 1
+            continue
+        if quad_iou(card.corners, q) < FALSE_IOU:
+            partial += 1
+        if labels is not None and labels[k] is not None and labels[k] != card.label:
+            mis += 1
+    return np.array([len(visible), hit, mis, unk, fa, partial, len(found)])
+
+
+def _inter(a, b):
+    v, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    return float(v)
+
+
+def bench_scenes(n: int, seed: int) -> None:
+    deck = S.load_deck()
+    rec = Recognizer.from_dir(ROOT / "assets" / "cards")
+    scenes = [S.random_scene(deck, seed + i) for i in range(n)]
+    rows = {}
+    for name in ("minimal contours", "find_cards", "read (find+name)"):
+        rows[name] = {"t": [], "tot": np.zeros(7, int)}
+    for sc in scenes:
+        img = sc.image
+        t0 = time.perf_counter()
+        q0 = minimal_contours(img)
+        t1 = time.perf_counter()
+        q1 = find_cards(img)
+        t2 = time.perf_counter()
+        readings = rec.read(img)
+        t3 = time.perf_counter()
+        rows["minimal contours"]["t"].append(t1 - t0)
+        rows["minimal contours"]["tot"] += score_frame(sc.cards, q0)
+        rows["find_cards"]["t"].append(t2 - t1)
+        rows["find_cards"]["tot"] += score_frame(sc.cards, q1)
+        rows["read (find+name)"]["t"].append(t3 - t2)
+        rows["read (find+name)"]["tot"] += score_frame(
+            sc.cards, [r.corners for r in readings], [r.label for r in readings])
+    print(f"640x480 synthetic scenes: {n} frames (seed {seed})")
+    print(f"{'pipeline':<20}{'recall':>9}{'misreads':>10}{'unknown':>9}{'false al.':>11}"
+          f"{'partial':>9}{'ms/frame':>10}")
+    base = statistics.mean(rows["minimal contours"]["t"]) * 1000
+    for name, r in rows.items():
+        vis, hit, mis, unk, fa, partial, det = r["tot"]
+        ms = statistics.mean(r["t"]) * 1000
+        named = name.startswith("read")
+        print(f"{name:<20}{hit / max(1, vis):>9.1%}{(str(mis) if named else '-'):>10}"
+              f"{(str(unk) if named else '-'):>9}{f'{fa}/{det}':>11}{partial:>9}{ms:>10.2f}")
+    vis, hit, mis, unk, fa, partial, det = rows["read (find+name)"]["tot"]
+    print(f"  fully visible cards: {vis}; found and named right: {(hit - unk) / max(1, vis):.1%};"
+          f" false alarms: {fa / max(1, det):.1%} of detections")
+    print(f"  find_cards / minimal contours time: "
+          f"{statistics.mean(rows['find_cards']['t']) * 1000 / base:.2f}x")
+    print(f"  read / minimal contours time: "
+          f"{statistics.mean(rows['read (find+name)']['t']) * 1000 / base:.2f}x"
+          " (naming runs once per laid card: see the live frames)")
+
+    bench_live(deck, rec, seed)
+
+
+def bench_live(deck, rec, seed: int) -> None:
+    """The live loop (CardReader over SyntheticCamera frames, two cards lying in the slots):
+    frames in which nothing changed, frames re-read with the cards in place, a frame in which
+    a card is laid; each against the minimal contour pipeline on the same frames."""
+    cam = S.SyntheticCamera(deck, clock=S.ManualClock(), seed=seed)
+    reader = CardReader(rec)
+    cam.lay("a", "vampire")
+    cam.lay("b", "ghost")
+    cam.clock.advance(2.0)
+    reader.read(cam.read().image)
+    frames = []
+    for _ in range(40):
+        cam.clock.advance(0.1)
+        frames.append(cam.read().image)
+    base = statistics.mean(statistics.mean(_time(minimal_contours, f, 3)) for f in frames) * 1000
+    t_same, t_cards, named0 = [], [], reader.named
+    for f in frames:
+        t0 = time.perf_counter()
+        out = reader.read(f)
+        t_same.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        out = reader.read(f, force=True)
+        t_cards.append(time.perf_counter() - t0)
+    labels = sorted(str(r.label) for r in out)
+    same = statistics.mean(t_same) * 1000
+    cards = statistics.mean(t_cards) * 1000
+    print(f"live frames (CardReader, 2 cards lying, 640x480): minimal contour pipeline "
+          f"{base:.2f} ms/frame")
+    print(f"  frame in which nothing changed: {same:.3f} ms = {same / base:.2f}x")
+    print(f"  frame with cards, found again and kept by their look: {cards:.2f} ms = "
+          f"{cards / base:.2f}x (cards named again: {reader.named - named0}; read {labels})")
+    cam.take("a")
+    cam.clock.advance(2.0)
+    reader.read(cam.read().image)
+    cam.lay("a", "cook")
+    cam.clock.advance(2.0)
+    f = cam.read().image
+    t0 = time.perf_counter()
+    out = reader.read(f)
+    t_new = (time.perf_counter() - t0) * 1000
+    print(f"  frame in which a card was laid (one card named): {t_new:.1f} ms = "
+          f"{t_new / base:.1f}x, once per laid card; read "
+          f"{sorted(str(r.label) for r in out)}")
+
+
+def _time(fn, arg, n):
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn(arg)
+        out.append(time.perf_counter() - t0)
+    return out
+
+
+def other_deck(n: int = 30) -> dict[str, np.ndarray]:
+    """A deck unlike ours: white cards, no frame, a round picture (the Dobble scans)."""
+    deck = {}
+    for f in sorted((DOBBLE / "scans").glob("*.jpg"))[:n]:
+        card = np.full((616, 441, 3), 245, np.uint8)
+        card[108:508, 20:420] = cv2.resize(cv2.imread(str(f)), (400, 400))
+        cv2.putText(card, f.stem, (30, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (30, 30, 30), 4)
+        deck[f.stem] = card
+    return deck
+
+
+def bench_other_deck(n: int, seed: int) -> None:
+    if not DOBBLE.is_dir():
+        return
+    deck = other_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    print(f"another deck (30 white cards with Dobble pictures), {n} scenes per arrangement:")
+    for arrangement in ("spread", "touching", "pile"):
+        tot = np.zeros(7, int)
+        for i in range(n):
+            sc = S.random_scene(deck, seed + i, arrangement=arrangement)
+            rd = rec.read(sc.image)
+            tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
+        vis, hit, mis, unk, fa, partial, det = tot
+        print(f"  {arrangement:<9} recall {hit / max(1, vis):6.1%} of {vis}, named right "
+              f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
+
+
+def bench_dobble() -> None:
+    if not DOBBLE.is_dir():
+        print(f"Dobble photos not found at {DOBBLE}: skipped")
+        return
+    t0 = time.perf_counter()
+    rec = Recognizer.from_dir(DOBBLE / "scans")
+    t_enrol = time.perf_counter() - t0
+    right = wrong = unknown = 0
+    times = []
+    for f in sorted((DOBBLE / "webcam").glob("*/*.jpg")):
+        img = cv2.imread(str(f))
+        t0 = time.perf_counter()
+        m = rec.classify(img)
+        times.append(time.perf_counter() - t0)
+        if m.label == f.stem:
+            right += 1
+        elif m.label is None:
+            unknown += 1
+        else:
+            wrong += 1
+    n = right + wrong + unknown
+    print(f"Dobble webcam photos vs one scan per card (--whole): {right}/{n} right "
+          f"({right / n:.1%}), {wrong} wrong, {unknown} unknown; "
+          f"{statistics.mean(times) * 1000:.1f} ms per photo; enrolling 55 scans {t_enrol:.2f} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=50_000)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    bench_scenes(args.scenes, args.seed)
+    bench_dobble()
+    bench_other_deck(max(10, args.scenes // 8), args.seed + 7)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,152 @@
+"""Enrolment: guided capture of card references from the camera."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from table_scenes import CARD_COLOURS, Table, find_coloured_cards, slot_centre
+
+from vision.enroll import (
+    EnrollError,
+    alike_pairs,
+    check_labels,
+    enroll,
+    pick_card,
+    warp_card,
+)
+from vision.sources import open_source
+
+
+def folder_camera(tmp_path, frames):
+    folder = tmp_path / "frames"
+    folder.mkdir(parents=True)
+    for i, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), frame.image)
+    return open_source({"kind": "folder", "path": str(folder)})
+
+
+def scripted(*answers):
+    it = iter(answers)
+    prompts = []
+
+    def ask(prompt):
+        prompts.append(prompt)
+        return next(it)
+
+    ask.prompts = prompts
+    return ask
+
+
+def test_each_card_is_cut_out_straightened_and_saved(tmp_path):
+    table = Table()
+    source = folder_camera(tmp_path, [
+        table.frame([("vampire", slot_centre("a"), 20.0)]),
+        table.frame([("ghost", slot_centre("a"), -5.0), ("vampire", slot_centre("b"), 0.0)]),
+    ])
+    said = []
+    ask = scripted("", "")
+    result = enroll(source, tmp_path / "refs", ["vampire", "ghost"], find_cards=find_coloured_cards,
+                    ask=ask, say=said.append, flush=0)
+    assert ask.prompts[0].startswith("Lay the Vampire card face up in slot A, then press Enter")
+    assert sorted(result.saved) == ["ghost", "vampire"] and not result.skipped
+    for label in ("vampire", "ghost"):
+        path = tmp_path / "refs" / label / f"{label}-1.png"
+        assert result.saved[label] == [path]
+        image = cv2.imread(str(path))
+        assert image.shape == (440, 315, 3)  # portrait
+        inner = image[40:-40, 40:-40].reshape(-1, 3).astype(int)
+        # the saved picture is the card (the one in slot A), not the mat around it
+        assert np.abs(inner - CARD_COLOURS[label]).max(axis=1).mean() < 15
+    assert said[-1].startswith("Saved Ghost:")
+
+
+def test_no_card_in_the_slot_asks_again_then_skips(tmp_path):
+    table = Table()
+    source = folder_camera(tmp_path, [table.frame()] * 3 + [table.frame(
+        [("ghost", slot_centre("b"), 0.0)])])
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire", "ghost"], find_cards=find_coloured_cards,
+                    ask=scripted("", "", "", "s"), say=said.append, flush=0, attempts=3)
+    assert "I cannot see one card in slot A." in said[0]
+    assert said[3] == "Skipping Vampire after 3 tries."
+    assert result.skipped == ["vampire", "ghost"] and result.saved == {}
+    assert not (tmp_path / "refs" / "vampire").exists()
+
+
+def test_wrong_keys_are_explained_and_q_stops(tmp_path):
+    table = Table()
+    source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)])])
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire", "ghost"], find_cards=find_coloured_cards,
+                    ask=scripted("x", "", "q"), say=said.append, flush=0)
+    assert said[0] == ("'x' is not an answer here: press Enter to take the picture, s to skip "
+                       "this card, q to stop.")
+    assert list(result.saved) == ["vampire"] and result.stopped
+
+
+def test_second_takes_are_numbered(tmp_path):
+    table = Table()
+    frame = table.frame([("vampire", slot_centre("a"), 0.0)])
+    for take in range(2):
+        source = folder_camera(tmp_path / str(take), [frame])
+        enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
+               ask=scripted(""), say=lambda s: None, flush=0)
+    assert sorted(p.name for p in (tmp_path / "refs" / "vampire").iterdir()) == [
+        "vampire-1.png", "vampire-2.png"]
+
+
+def test_no_camera_says_why(tmp_path):
+    source = open_source({"kind": "folder", "path": str(tmp_path / "nowhere")})
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
+                    ask=scripted("", ""), say=said.append, flush=0, timeout=0.05, attempts=2)
+    assert said[0].startswith("No picture from the camera: The picture folder")
+    assert result.skipped == ["vampire"]
+
+
+@pytest.mark.parametrize("labels, words", [
+    (["Ghost"], "lower-case"), (["a b"], "lower-case"), (["cook", "cook"], "twice"),
+    ([], "no card names"), (["../x"], "lower-case")])
+def test_bad_labels_are_refused(labels, words):
+    with pytest.raises(EnrollError, match=words):
+        check_labels(labels)
+
+
+def test_warp_card_is_portrait_and_not_mirrored():
+    image = np.zeros((300, 300, 3), np.uint8)
+    image[100:160, 50:250] = (255, 255, 255)  # a landscape card ...
+    image[100:120, 50:70] = (0, 0, 255)  # ... with a red mark in its top-left corner
+    for corners in ([(50, 100), (250, 100), (250, 160), (50, 160)],
+                    [(50, 160), (250, 160), (250, 100), (50, 100)]):  # either winding
+        card = warp_card(image, np.float32(corners), size=(60, 200))
+        assert card.shape == (200, 60, 3)
+        red = np.argwhere((card[:, :, 2] > 200) & (card[:, :, 0] < 50))
+        assert len(red) > 50
+        # turned a quarter, the mark is still in a corner, and the card is not mirrored:
+        # top-left goes to top-right (clockwise turn) or bottom-left
+        cy, cx = red.mean(axis=0)
+        assert (cy < 40 and cx > 30) or (cy > 160 and cx < 30)
+
+
+def test_pick_card_wants_exactly_one_candidate():
+    table = Table()
+    from vision.mat import find_mat
+
+    frame = table.frame([("vampire", slot_centre("a"), 0), ("ghost", slot_centre("b"), 0)])
+    view = find_mat(frame.image)
+    cards = find_coloured_cards(frame.image)
+    assert pick_card(cards, view) is not None
+    assert pick_card(cards, None) is None  # two cards and no mat: which one?
+    assert pick_card(cards[:1], None) is not None
+
+
+def test_alike_pairs_accepts_tuples_or_objects():
+    class Pair:
+        a, b, score = "cook", "butler", 0.97
+
+    class R:
+        def confusable_pairs(self):
+            return [("ghost", "cook", 0.9), Pair()]
+
+    assert alike_pairs(R()) == [("ghost", "cook", 0.9), ("cook", "butler", 0.97)]

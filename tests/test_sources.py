@@ -1,0 +1,446 @@
+"""Camera sources: folders, video files, the Pi camera (faked), and surviving failures."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.frames import CameraError, Frame
+from vision.sources import (
+    ENDED,
+    MISCONFIGURED,
+    OK,
+    RECONNECTING,
+    FolderSource,
+    OpenCVSource,
+    ResilientSource,
+    SourceConfigError,
+    check_config,
+    load_camera_config,
+    make_source,
+    open_source,
+    parse_source,
+)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def solid(value: int, shape=(48, 64)) -> np.ndarray:
+    return np.full((*shape, 3), value, np.uint8)
+
+
+# ------------------------------------------------------------------ folder
+
+
+def test_folder_gives_pictures_in_name_order_then_none(tmp_path):
+    for name, value in (("b.png", 20), ("a.png", 10), ("c.jpg", 30)):
+        cv2.imwrite(str(tmp_path / name), solid(value))
+    (tmp_path / "notes.txt").write_text("not a picture")
+    src = FolderSource(tmp_path)
+    values = []
+    while (frame := src.read()) is not None:
+        assert frame.image.shape == (48, 64, 3) and frame.image.dtype == np.uint8
+        values.append(int(frame.image.mean()))
+    assert values[0] == 10 and values[1] == 20 and abs(values[2] - 30) <= 2
+    assert src.ended
+
+
+def test_folder_skips_unreadable_pictures_and_converts_grey(tmp_path):
+    cv2.imwrite(str(tmp_path / "1.png"), np.full((10, 12), 77, np.uint8))
+    (tmp_path / "2.png").write_bytes(b"this is not a png")
+    cv2.imwrite(str(tmp_path / "3.png"), solid(5, (10, 12)))
+    src = FolderSource(tmp_path)
+    first, second = src.read(), src.read()
+    assert first.image.shape == (10, 12, 3) and first.image[0, 0, 0] == 77
+    assert second.image[0, 0, 0] == 5
+    assert src.read() is None
+    assert [p.name for p in src.skipped] == ["2.png"]
+
+
+def test_folder_loops_when_asked(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), solid(1))
+    cv2.imwrite(str(tmp_path / "b.png"), solid(2))
+    src = FolderSource(tmp_path, loop=True)
+    got = [int(src.read().image[0, 0, 0]) for _ in range(5)]
+    assert got == [1, 2, 1, 2, 1]
+
+
+def test_folder_missing_or_empty_says_so(tmp_path):
+    with pytest.raises(CameraError, match="does not exist"):
+        FolderSource(tmp_path / "nowhere")
+    with pytest.raises(CameraError, match="holds no pictures"):
+        FolderSource(tmp_path)
+
+
+def test_folder_frames_carry_the_clock(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), solid(1))
+    clock = FakeClock()
+    assert FolderSource(tmp_path, clock=clock).read().t == 100.0
+
+
+# ------------------------------------------------------------------ video file
+
+
+def write_video(path, values, size=(64, 48)):
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, size)
+    assert writer.isOpened()
+    for v in values:
+        writer.write(np.full((size[1], size[0], 3), v, np.uint8))
+    writer.release()
+
+
+def test_video_file_plays_then_ends(tmp_path):
+    path = tmp_path / "game.avi"
+    write_video(path, [0, 60, 120, 180])
+    src = OpenCVSource(str(path))
+    means = []
+    while (frame := src.read()) is not None:
+        means.append(frame.image.mean())
+    src.close()
+    assert len(means) == 4
+    assert all(abs(m - v) < 8 for m, v in zip(means, [0, 60, 120, 180], strict=True))
+    assert src.ended
+
+
+def test_video_file_loops(tmp_path):
+    path = tmp_path / "game.avi"
+    write_video(path, [0, 200])
+    src = make_source({"kind": "opencv", "device": str(path), "loop": True})
+    means = [src.read().image.mean() for _ in range(4)]
+    assert means[0] < 10 and means[1] > 190 and means[2] < 10 and means[3] > 190
+
+
+def test_video_file_missing_or_damaged(tmp_path):
+    with pytest.raises(CameraError, match="does not exist"):
+        OpenCVSource(str(tmp_path / "none.avi"))
+    bad = tmp_path / "bad.avi"
+    bad.write_bytes(b"\0" * 100)
+    with pytest.raises(CameraError, match="cannot be played"):
+        OpenCVSource(str(bad))
+
+
+def test_webcam_that_is_not_there():
+    with pytest.raises(CameraError, match="No camera answers at video device 57"):
+        OpenCVSource(57)
+    with pytest.raises(CameraError, match="No camera answers at video device /dev/video57"):
+        OpenCVSource("/dev/video57")
+
+
+# ------------------------------------------------------------------ configuration
+
+
+@pytest.mark.parametrize("config, words", [
+    ({"kind": "webcam"}, "unknown"),
+    ({}, "unknown"),
+    ("opencv", "table of settings"),
+    ({"kind": "opencv", "device": -1}, "device"),
+    ({"kind": "opencv", "device": 0, "colour": 3}, "'colour' is unknown"),
+    ({"kind": "folder"}, "needs a path"),
+    ({"kind": "picamera2", "size": [640]}, "two positive numbers"),
+    ({"kind": "picamera2", "exposure_us": "fast"}, "positive number"),
+    ({"kind": "synthetic", "colour": "red"}, "'colour' is unknown for kind 'synthetic'"),
+])
+def test_bad_configuration_names_the_setting(config, words):
+    with pytest.raises(SourceConfigError, match=words):
+        check_config(config)
+    with pytest.raises(SourceConfigError):
+        open_source(config)
+
+
+def test_parse_source_words(tmp_path):
+    assert parse_source("opencv") == {"kind": "opencv", "device": 0}
+    assert parse_source("opencv:2") == {"kind": "opencv", "device": 2}
+    assert parse_source("3") == {"kind": "opencv", "device": 3}
+    assert parse_source("opencv:game.mp4") == {"kind": "opencv", "device": "game.mp4"}
+    assert parse_source(f"folder:{tmp_path}") == {"kind": "folder", "path": str(tmp_path)}
+    assert parse_source(str(tmp_path)) == {"kind": "folder", "path": str(tmp_path)}
+    assert parse_source("synthetic:seed=3,noise=0.5") == {
+        "kind": "synthetic", "seed": 3, "noise": 0.5}
+    assert parse_source("picamera2:size=1280x960,detect_on_lores=true,lores=640x480") == {
+        "kind": "picamera2", "size": [1280, 960], "detect_on_lores": True, "lores": [640, 480]}
+    with pytest.raises(SourceConfigError, match="not a camera kind"):
+        parse_source("no-such-thing")
+    with pytest.raises(SourceConfigError, match="name=value"):
+        parse_source("synthetic:seed")
+
+
+def test_camera_config_from_toml(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text('[camera]\nkind = "opencv"\ndevice = 1\nwidth = 640\n')
+    assert parse_source(str(path)) == {"kind": "opencv", "device": 1, "width": 640}
+    (tmp_path / "bad.toml").write_text("[camera\nkind=")
+    with pytest.raises(SourceConfigError, match="not valid TOML"):
+        load_camera_config(tmp_path / "bad.toml")
+    (tmp_path / "empty.toml").write_text("[other]\n")
+    with pytest.raises(SourceConfigError, match=r"no \[camera\] table"):
+        load_camera_config(tmp_path / "empty.toml")
+    with pytest.raises(SourceConfigError, match="does not exist"):
+        load_camera_config(tmp_path / "none.toml")
+
+
+# ------------------------------------------------------------------ resilience
+
+
+class FlakySource:
+    """Gives `good` frames, then fails as if unplugged."""
+
+    def __init__(self, good: int) -> None:
+        self.good = good
+        self.closed = False
+
+    def read(self):
+        if self.good == 0:
+            raise CameraError("The camera stopped giving pictures: was it unplugged?")
+        self.good -= 1
+        return Frame(solid(9), 0.0)
+
+    def close(self):
+        self.closed = True
+
+
+def test_missing_camera_is_retried_with_backoff_and_never_raises():
+    clock = FakeClock()
+    attempts = []
+    plugged = {"in": False}
+
+    def opener():
+        attempts.append(clock.now)
+        if not plugged["in"]:
+            raise CameraError("No camera answers at video device 0: is it plugged in?")
+        return FlakySource(good=100)
+
+    src = ResilientSource(opener, clock=clock, sleep=clock.sleep, first_delay=1, max_delay=4)
+    assert src.read() is None
+    assert src.status == RECONNECTING
+    assert "plugged in" in src.message and "Trying again in 1 s" in src.message
+    assert src.read() is None and len(attempts) == 1  # too early to retry
+    for _ in range(5):
+        clock.now += 10
+        assert src.read() is None
+    gaps = [round(b - a) for a, b in zip(attempts, attempts[1:], strict=False)]
+    assert len(attempts) == 6
+    assert "Trying again in 4 s" in src.message  # capped at max_delay
+    plugged["in"] = True
+    clock.now += 4
+    frame = src.read()
+    assert frame is not None and src.status == OK and src.failures == 0
+    assert "working" in src.message
+    assert gaps == [10] * 5
+
+
+def test_backoff_doubles_then_caps():
+    clock = FakeClock()
+    attempts = []
+
+    def opener():
+        attempts.append(clock.now)
+        raise CameraError("busy")
+
+    src = ResilientSource(opener, clock=clock, sleep=clock.sleep, first_delay=0.5, max_delay=4)
+    assert src.wait_frame(timeout=20) is None
+    gaps = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
+    assert gaps[:5] == [0.5, 1, 2, 4, 4]
+    assert clock.now == pytest.approx(120.0)
+
+
+def test_unplugged_camera_reconnects_and_resets_the_backoff():
+    clock = FakeClock()
+    made: list[FlakySource] = []
+
+    def opener():
+        made.append(FlakySource(good=2))
+        return made[-1]
+
+    src = ResilientSource(opener, clock=clock, sleep=clock.sleep, first_delay=2)
+    assert src.read() is not None and src.read() is not None
+    assert src.read() is None
+    assert src.status == RECONNECTING and "unplugged" in src.message
+    assert made[0].closed
+    clock.now += 2
+    assert src.read() is not None and src.status == OK and len(made) == 2
+    src.read()
+    assert src.read() is None
+    assert "Reconnecting in 2 s" in src.message  # backoff started over after success
+
+
+def test_unexpected_errors_are_camera_problems_too():
+    clock = FakeClock()
+
+    class Broken:
+        def read(self):
+            raise OSError("device vanished")
+
+        def close(self):
+            raise OSError("still vanished")
+
+    src = ResilientSource(Broken, clock=clock, sleep=clock.sleep)
+    assert src.read() is None
+    assert src.status == RECONNECTING and "device vanished" in src.message
+
+
+def test_recording_end_is_not_a_failure(tmp_path):
+    cv2.imwrite(str(tmp_path / "a.png"), solid(3))
+    clock = FakeClock()
+    src = open_source({"kind": "folder", "path": str(tmp_path)}, clock=clock, sleep=clock.sleep)
+    frames = list(src.frames())
+    assert len(frames) == 1 and src.status == ENDED
+    assert src.read() is None and src.wait_frame(timeout=5) is None
+
+
+def test_open_source_of_a_missing_folder_keeps_trying(tmp_path):
+    clock = FakeClock()
+    folder = tmp_path / "later"
+    src = open_source({"kind": "folder", "path": str(folder)}, clock=clock, sleep=clock.sleep,
+                      first_delay=1)
+    assert src.read() is None and "does not exist" in src.message
+    folder.mkdir()
+    cv2.imwrite(str(folder / "a.png"), solid(3))
+    assert src.wait_frame(timeout=10) is not None
+
+
+# ------------------------------------------------------------------ picamera2 (faked)
+
+
+class FakePicamera2:
+    cameras = [{"Model": "imx708"}]
+    busy = False
+    instances: list[FakePicamera2] = []
+
+    @classmethod
+    def global_camera_info(cls):
+        return cls.cameras
+
+    def __init__(self, camera_num=0):
+        if self.busy:
+            raise RuntimeError("Failed to acquire camera: Device or resource busy")
+        self.camera_controls = {"AeEnable": (), "ExposureTime": (), "AnalogueGain": (),
+                                "AwbEnable": (), "ColourGains": ()}  # no autofocus
+        self.set: list[dict] = []
+        self.started = self.closed = False
+        self.fail_capture = False
+        FakePicamera2.instances.append(self)
+
+    def create_video_configuration(self, main, lores=None, controls=None):
+        return {"main": main, "lores": lores, "controls": controls}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def capture_array(self, stream="main"):
+        if self.fail_capture:
+            raise RuntimeError("camera frontend has timed out")
+        w, h = self.config[stream]["size"]
+        if stream == "lores":
+            yuv = np.zeros((h * 3 // 2, w), np.uint8)
+            yuv[:h] = 200
+            yuv[h:] = 128
+            return yuv
+        return np.full((h, w, 3), (10, 20, 30), np.uint8)
+
+    def capture_metadata(self):
+        return {"ExposureTime": 12345, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5)}
+
+    def set_controls(self, controls):
+        self.set.append(controls)
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch):
+    module = types.ModuleType("picamera2")
+    FakePicamera2.cameras = [{"Model": "imx708"}]
+    FakePicamera2.busy = False
+    FakePicamera2.instances = []
+    module.Picamera2 = FakePicamera2
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    return FakePicamera2
+
+
+def test_picamera2_fixed_exposure_white_balance_and_lores(fake_picamera2):
+    src = make_source({"kind": "picamera2", "size": [320, 240], "lores": [160, 120],
+                       "detect_on_lores": True, "exposure_us": 8000, "analogue_gain": 1.5,
+                       "colour_gains": [1.9, 1.4], "lens_position": 2.0})
+    cam = fake_picamera2.instances[-1]
+    assert cam.started
+    assert cam.config["main"] == {"size": (320, 240), "format": "RGB888"}
+    assert cam.config["lores"] == {"size": (160, 120), "format": "YUV420"}
+    assert cam.config["controls"] == {"AeEnable": False, "ExposureTime": 8000,
+                                      "AnalogueGain": 1.5, "AwbEnable": False,
+                                      "ColourGains": (1.9, 1.4)}  # no focus control: dropped
+    small = src.read()
+    assert small.image.shape == (120, 160, 3) and small.image.min() > 190  # grey Y=200
+    assert np.ptp(small.image.reshape(-1, 3), axis=0).max() == 0
+    full = src.read_full()
+    assert full.image.shape == (240, 320, 3) and tuple(full.image[0, 0]) == (10, 20, 30)
+    src.close()
+    assert cam.closed and not cam.started
+
+
+def test_picamera2_locks_what_it_found_after_settling(fake_picamera2):
+    src = make_source({"kind": "picamera2", "size": [64, 48], "lock_after_frames": 3})
+    cam = fake_picamera2.instances[-1]
+    src.read(), src.read()
+    assert cam.set == []
+    src.read()
+    assert cam.set == [{"AeEnable": False, "AwbEnable": False, "ExposureTime": 12345,
+                        "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5)}]
+
+
+def test_picamera2_missing_busy_or_failing_says_so(fake_picamera2, monkeypatch):
+    fake_picamera2.cameras = []
+    with pytest.raises(CameraError, match="No Raspberry Pi camera is connected"):
+        make_source({"kind": "picamera2"})
+    fake_picamera2.cameras = [{}]
+    fake_picamera2.busy = True
+    with pytest.raises(CameraError, match="busy"):
+        make_source({"kind": "picamera2"})
+    fake_picamera2.busy = False
+    clock = FakeClock()
+    src = open_source({"kind": "picamera2", "size": [64, 48]}, clock=clock, sleep=clock.sleep)
+    assert src.read() is not None
+    fake_picamera2.instances[-1].fail_capture = True
+    assert src.read() is None
+    assert src.status == RECONNECTING and "stopped giving pictures" in src.message
+
+
+def test_picamera2_not_installed(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    with pytest.raises(CameraError, match="apt install python3-picamera2"):
+        make_source({"kind": "picamera2"})
+
+
+def test_a_setting_the_camera_refuses_stops_retrying_without_raising():
+    clock = FakeClock()
+    calls = []
+
+    def opener():
+        calls.append(1)
+        raise SourceConfigError("camera setting size = 'huge': give two positive numbers")
+
+    src = ResilientSource(opener, clock=clock, sleep=clock.sleep)
+    assert src.wait_frame(timeout=60) is None
+    assert src.status == MISCONFIGURED and "size = 'huge'" in src.message
+    assert calls == [1] and list(src.frames()) == []

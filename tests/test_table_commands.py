@@ -1,0 +1,98 @@
+"""The `enroll` and `camera-check` commands, run as the command line runs them."""
+
+from __future__ import annotations
+
+import argparse
+
+import cv2
+import pytest
+from table_scenes import Table, slot_centre
+
+from vision.table_commands import default_source, register_table_commands
+
+
+def run(argv):
+    parser = argparse.ArgumentParser(prog="companion")
+    register_table_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+@pytest.fixture
+def frames_dir(tmp_path):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    table = Table()
+    cv2.imwrite(str(folder / "1.png"), table.frame([("vampire", slot_centre("a"), 0.0)]).image)
+    return folder
+
+
+def test_camera_check_saves_the_picture_and_says_what_it_found(frames_dir, tmp_path, capsys):
+    out = tmp_path / "check.png"
+    assert run(["camera-check", "--source", f"folder:{frames_dir}", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Mat found: all four corner squares are in view." in text
+    assert f"Picture saved to {out}." in text
+    picture = cv2.imread(str(out))
+    assert picture.shape == (480, 640, 3)
+
+
+def test_camera_check_without_a_screen_saves_next_to_you(frames_dir, tmp_path, capsys,
+                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    assert run(["camera-check", "--source", str(frames_dir)]) == 0
+    assert (tmp_path / "camera-check.png").is_file()
+
+
+def test_camera_check_mat_not_in_view(tmp_path, capsys):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "1.png"), Table().frame().image[100:300, 150:450])
+    assert run(["camera-check", "--source", str(folder), "--out", str(tmp_path / "x.png")]) == 1
+    assert "The mat's markers are not in view: none of the mat's" in capsys.readouterr().out
+
+
+def test_camera_check_missing_camera_and_bad_settings(tmp_path, capsys):
+    code = run(["camera-check", "--source", f"folder:{tmp_path / 'none'}", "--timeout", "0.2",
+                "--out", str(tmp_path / "x.png")])
+    assert code == 1
+    assert "No picture from the camera. The picture folder" in capsys.readouterr().err
+    assert run(["camera-check", "--source", "webcam-please"]) == 2
+    assert "Camera setting problem: camera 'webcam-please'" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_camera_check_missing_references(frames_dir, tmp_path, capsys):
+    assert run(["camera-check", "--source", str(frames_dir), "--refs", str(tmp_path / "no")]) == 2
+    err = capsys.readouterr().err
+    assert "does not exist" in err or "not installed" in err
+
+
+def test_enroll_refuses_bad_card_names(tmp_path, capsys):
+    assert run(["enroll", "--out", str(tmp_path / "refs"), "--labels", "Ghost,cook"]) == 2
+    assert "card name 'Ghost'" in capsys.readouterr().err
+    assert not (tmp_path / "refs").exists()
+
+
+def test_default_source(monkeypatch):
+    monkeypatch.setenv("COMPANION_CAMERA", "folder:/x")
+    assert default_source() == "folder:/x"
+    monkeypatch.delenv("COMPANION_CAMERA")
+    assert default_source() in ("picamera2", "opencv:0")
+
+
+def test_registering_the_commands_loads_no_heavy_module():
+    import subprocess
+    import sys
+
+    from vision import enroll, table_commands
+
+    assert table_commands.IDENTITIES == enroll.IDENTITIES
+    check = ("import sys, argparse; from vision.table_commands import register_table_commands; "
+             "register_table_commands(argparse.ArgumentParser().add_subparsers()); "
+             "print(sorted(m for m in ('cv2', 'numpy', 'pygame') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,147 @@
+"""The table part against the real detector and recogniser, on synthetic camera frames of the
+printed mat with the stand-in deck."""
+
+from __future__ import annotations
+
+import argparse
+import io
+from pathlib import Path
+
+import cv2
+import pytest
+
+import vision.synthetic as synthetic
+from vision.camera_check import check_frame
+from vision.mat import render_mat
+from vision.recognize import Recognizer
+from vision.sources import ResilientSource
+from vision.table_commands import register_table_commands
+from vision.tracking import CardLaid, CardTaken, RevealTracker
+
+DECK = Path(__file__).resolve().parent.parent / "assets" / "cards"
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return Recognizer.from_dir(DECK)
+
+
+@pytest.fixture
+def printed_mat(monkeypatch):
+    """The synthetic camera looks at the mat as printed from assets/mat."""
+    monkeypatch.setattr(synthetic, "draw_mat", lambda px_per_mm=2.0, **_: render_mat(px_per_mm))
+    monkeypatch.setattr(synthetic, "_MAT_CACHE", {})
+
+
+def test_cards_laid_and_taken_give_one_event_each(printed_mat, recognizer):
+    clock = synthetic.ManualClock()
+    camera = synthetic.SyntheticCamera(clock=clock, seed=3)
+    tracker = RevealTracker(recognizer, stable_frames=3)
+    frames = 0
+
+    def run(seconds):
+        nonlocal frames
+        events = []
+        for _ in range(round(seconds * 15)):
+            clock.advance(1 / 15)
+            frame = camera.read()
+            if frame is not None:
+                frames += 1
+                events += tracker.feed(frame)
+        return events
+
+    assert run(0.4) == [] and tracker.mat is not None
+    camera.lay("a", "vampire")  # a hand slides the card in, for 0.6 s
+    events = run(1.5)
+    assert [(e.label, e.zone) for e in events] == [("vampire", "a")]
+    assert isinstance(events[0], CardLaid) and events[0].score >= 0.5
+    camera.lay("b", "cook")
+    assert [(type(e), e.label, e.zone) for e in run(1.5)] == [(CardLaid, "cook", "b")]
+    camera.take("a")
+    assert run(1.5) == [CardTaken("vampire", "a")]
+    assert tracker.lying == {"b": "cook"}
+    # while the cards lay still, frames were not examined again
+    assert tracker.skipped > frames / 3
+
+
+def test_camera_check_reads_the_synthetic_table(printed_mat, recognizer):
+    clock = synthetic.ManualClock()
+    camera = synthetic.SyntheticCamera(clock=clock, seed=5)
+    camera.lay("a", "ghost")
+    camera.lay("b", "living_armor")
+    clock.advance(2.0)
+    report = check_frame(camera.read().image, recognizer=recognizer)
+    assert report.lines == ["Mat found: all four corner squares are in view.",
+                            "2 cards: ghost in slot a, living armor in slot b."]
+
+
+def run_cli(argv):
+    parser = argparse.ArgumentParser(prog="companion")
+    register_table_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def test_enroll_command_on_the_synthetic_table(printed_mat, tmp_path, monkeypatch, capsys):
+    labels = ["ghost", "vampire", "cook"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * len(labels)))
+    out = tmp_path / "refs"
+    code = run_cli(["enroll", "--out", str(out), "--source", "synthetic:settle=0,seed=2",
+                    "--labels", ",".join(labels)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "3 reference pictures saved" in text
+    for label in labels:
+        saved = cv2.imread(str(out / label / f"{label}-1.png"))
+        assert saved.shape == (440, 315, 3)
+    # the pictures taken are good references: each names its own card on the table
+    rec = Recognizer.from_dir(out)
+    clock = synthetic.ManualClock()
+    camera = synthetic.SyntheticCamera(clock=clock, seed=9)
+    camera.lay("a", "cook")
+    camera.lay("b", "ghost")
+    clock.advance(2.0)
+    report = check_frame(camera.read().image, recognizer=rec)
+    assert report.lines[1] == "2 cards: cook in slot a, ghost in slot b."
+
+
+def test_enroll_warns_about_cards_too_alike(printed_mat, tmp_path, monkeypatch, capsys):
+    # two names, one card: the pictures are of the same art
+    class SameCard:
+        def __init__(self):
+            self.cards = synthetic.load_deck()
+            self.cards["twin"] = self.cards["butler"]
+
+    deck = SameCard().cards
+    monkeypatch.setattr(synthetic, "load_deck", lambda *a, **k: deck)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    code = run_cli(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                    "synthetic:settle=0", "--labels", "butler,twin"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert "Warning: Butler and Twin look too alike to tell apart" in text
+
+
+def test_camera_check_command_on_the_synthetic_camera(printed_mat, tmp_path, capsys):
+    out = tmp_path / "check.png"
+    code = run_cli(["camera-check", "--source", "synthetic", "--refs", str(DECK),
+                    "--out", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "Mat found: all four corner squares are in view.\nNo cards in view.\n" in text
+    assert cv2.imread(str(out)).shape == (480, 640, 3)
+
+
+def test_resilient_source_over_the_synthetic_camera():
+    clock = synthetic.ManualClock()
+    made = []
+
+    def opener():
+        made.append(synthetic.SyntheticCamera(clock=clock))
+        return made[-1]
+
+    source = ResilientSource(opener, clock=clock, sleep=clock.advance)
+    assert source.wait_frame(1.0) is not None
+    made[0].close()  # the camera goes away: reads raise CameraError
+    assert source.read() is None and source.status == "reconnecting"
+    assert source.wait_frame(5.0) is not None and len(made) == 2

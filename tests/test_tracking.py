@@ -1,0 +1,295 @@
+"""Reveal tracking: the pure slot logic, and frames through a recogniser to events."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from table_scenes import CARD_COLOURS, ColourRecognizer, Table, slot_centre
+
+from vision.frames import Frame
+from vision.tracking import (
+    CardLaid,
+    CardTaken,
+    CardUnsure,
+    RevealLogic,
+    RevealTracker,
+    ZoneReading,
+)
+
+VAMPIRE = ZoneReading("vampire", 0.9)
+GHOST = ZoneReading("ghost", 0.8)
+UNREADABLE = ZoneReading(None, 0.2)
+
+
+def run(logic, frames):
+    events = []
+    for readings in frames:
+        events.extend(logic.feed(readings))
+    return events
+
+
+# ------------------------------------------------------------------ pure logic
+
+
+def test_a_card_counts_once_stable_and_is_reported_once():
+    logic = RevealLogic(stable_frames=3)
+    assert logic.feed({"a": VAMPIRE}) == []
+    assert logic.feed({"a": VAMPIRE}) == []
+    assert logic.feed({"a": VAMPIRE}) == [CardLaid("vampire", "a", 0.9)]
+    assert run(logic, [{"a": VAMPIRE}] * 20) == []
+    assert logic.lying == {"a": "vampire"}
+
+
+def test_score_is_the_weakest_of_the_frames_that_made_it_count():
+    logic = RevealLogic(stable_frames=3)
+    events = run(logic, [{"b": ZoneReading("ghost", s)} for s in (0.9, 0.7, 0.8)])
+    assert events == [CardLaid("ghost", "b", 0.7)]
+
+
+def test_a_hand_passing_gives_no_events():
+    logic = RevealLogic(stable_frames=3, taken_frames=5)
+    run(logic, [{"a": VAMPIRE}] * 3)
+    # the hand hides the card (nothing read), then makes it unreadable, then goes
+    frames = [{}] * 4 + [{"a": UNREADABLE}] * 4 + [{"a": VAMPIRE}] * 10
+    assert run(logic, frames) == []
+    # before the card was counted: a flicker of readings gives nothing either
+    logic2 = RevealLogic(stable_frames=3)
+    assert run(logic2, [{"b": GHOST}, {"b": GHOST}, {}, {"b": GHOST}, {"b": GHOST}, {}]) == []
+
+
+def test_a_card_taken_away():
+    logic = RevealLogic(stable_frames=2, taken_frames=4)
+    run(logic, [{"a": VAMPIRE}] * 2)
+    assert run(logic, [{}] * 3) == []
+    assert logic.feed({}) == [CardTaken("vampire", "a")]
+    assert logic.lying == {}
+    assert run(logic, [{}] * 10) == []
+
+
+def test_a_card_swapped_for_another():
+    logic = RevealLogic(stable_frames=2)
+    run(logic, [{"a": VAMPIRE}] * 2)
+    assert run(logic, [{"a": GHOST}] * 2) == [CardTaken("vampire", "a"),
+                                              CardLaid("ghost", "a", 0.8)]
+
+
+def test_two_slots_are_independent():
+    logic = RevealLogic(stable_frames=2)
+    events = run(logic, [{"a": VAMPIRE}, {"a": VAMPIRE, "b": GHOST}, {"a": VAMPIRE, "b": GHOST}])
+    assert events == [CardLaid("vampire", "a", 0.9), CardLaid("ghost", "b", 0.8)]
+    assert logic.lying == {"a": "vampire", "b": "ghost"}
+
+
+def test_an_unreadable_card_asks_once_then_resolves():
+    logic = RevealLogic(stable_frames=2, unsure_frames=3, taken_frames=3)
+    assert run(logic, [{"b": UNREADABLE}] * 2) == []
+    assert logic.feed({"b": UNREADABLE}) == [CardUnsure("b")]
+    assert run(logic, [{"b": UNREADABLE}] * 10) == []
+    assert logic.lying == {"b": None}
+    # once the card can be read after all (the glare went), it is laid
+    assert run(logic, [{"b": GHOST}] * 2) == [CardLaid("ghost", "b", 0.8)]
+    # an unreadable card taken away
+    logic2 = RevealLogic(stable_frames=1, unsure_frames=1, taken_frames=2)
+    run(logic2, [{"a": UNREADABLE}])
+    assert run(logic2, [{}, {}]) == [CardTaken(None, "a")]
+
+
+def test_a_laid_card_that_turns_unreadable_for_long_asks_again():
+    logic = RevealLogic(stable_frames=2, taken_frames=4)
+    run(logic, [{"a": VAMPIRE}] * 2)
+    assert run(logic, [{"a": UNREADABLE}] * 4) == [CardTaken("vampire", "a"), CardUnsure("a")]
+
+
+def test_the_players_choice_for_an_unread_card_is_kept():
+    logic = RevealLogic(stable_frames=2, unsure_frames=2)
+    assert run(logic, [{"b": UNREADABLE}] * 2) == [CardUnsure("b")]
+    logic.assume("b", "ghost")  # picked in the card picker
+    assert logic.lying == {"b": "ghost"}
+    # the card becomes readable as what was picked: nothing new
+    assert run(logic, [{"b": UNREADABLE}] * 20 + [{"b": GHOST}] * 5) == []
+    # read clearly as another card: reported as a swap, never changed silently
+    assert run(logic, [{"b": VAMPIRE}] * 2) == [CardTaken("ghost", "b"),
+                                                CardLaid("vampire", "b", 0.9)]
+    # and once taken, an unreadable card there asks again
+    assert run(logic, [{}] * 4 + [{"b": UNREADABLE}] * 2) == [CardTaken("vampire", "b"),
+                                                              CardUnsure("b")]
+
+
+def test_resuming_with_cards_already_lying():
+    logic = RevealLogic(stable_frames=2, taken_frames=2, lying={"a": "vampire"})
+    assert run(logic, [{"a": VAMPIRE}] * 5) == []
+    assert run(logic, [{}] * 2) == [CardTaken("vampire", "a")]
+    logic.forget("a")
+    with pytest.raises(ValueError, match="'z'"):
+        logic.assume("z", "ghost")
+    with pytest.raises(ValueError, match="'z'"):
+        RevealLogic(lying={"z": "ghost"})
+
+
+def test_reset_forgets_the_table():
+    logic = RevealLogic(stable_frames=1)
+    run(logic, [{"a": VAMPIRE}])
+    logic.reset()
+    assert logic.lying == {}
+    assert logic.feed({"a": VAMPIRE}) == [CardLaid("vampire", "a", 0.9)]
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"stable_frames": 0}, "stable_frames = 0"),
+    ({"taken_frames": 2.5}, "taken_frames = 2.5"),
+    ({"unsure_frames": -1}, "unsure_frames = -1"),
+])
+def test_bad_settings_are_refused(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        RevealLogic(**kwargs)
+
+
+def test_a_reading_for_an_unknown_slot_is_refused_and_changes_nothing():
+    logic = RevealLogic(stable_frames=1)
+    with pytest.raises(ValueError, match="'c'"):
+        logic.feed({"a": VAMPIRE, "c": GHOST})
+    assert logic.lying == {}
+    assert logic.feed({"a": VAMPIRE}) == [CardLaid("vampire", "a", 0.9)]
+
+
+readings = st.sampled_from([None, VAMPIRE, GHOST, UNREADABLE])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.fixed_dictionaries({"a": readings, "b": readings}), max_size=40),
+       st.integers(1, 4))
+def test_events_always_tell_a_consistent_story(frames, stable):
+    """Whatever the camera reads: no card is laid twice without being taken between,
+    nothing is taken that was not there, and the events replay to `lying`."""
+    logic = RevealLogic(stable_frames=stable)
+    lying: dict[str, str | None] = {}
+    for readings_ in frames:
+        for event in logic.feed({k: v for k, v in readings_.items() if v is not None}):
+            if isinstance(event, CardTaken):
+                assert event.zone in lying and lying.pop(event.zone) == event.label
+            else:
+                assert event.zone not in lying or lying[event.zone] is None
+                lying[event.zone] = event.label if isinstance(event, CardLaid) else None
+    assert lying == logic.lying
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 5), st.lists(readings, min_size=1, max_size=12))
+def test_flicker_shorter_than_stable_frames_gives_nothing(stable, noise):
+    logic = RevealLogic(stable_frames=stable, taken_frames=stable + 1, unsure_frames=stable)
+    run(logic, [{"a": VAMPIRE}] * stable)
+    # bursts shorter than `stable` frames of anything, separated by the true card
+    for r in noise:
+        burst = [{"a": r} if r is not None else {}] * (stable - 1)
+        assert run(logic, burst + [{"a": VAMPIRE}]) == []
+
+
+# ------------------------------------------------------------------ frames through a recogniser
+
+def test_frames_to_events_with_a_tilted_camera():
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=3)
+    events = []
+    for _ in range(3):
+        events += tracker.feed(table.frame())
+    assert events == [] and tracker.mat is not None and tracker.mat.markers == (0, 1, 2, 3)
+    vampire_in_a = ("vampire", slot_centre("a"), 15.0)
+    ghost_in_b = ("ghost", slot_centre("b"), -8.0)
+    for _ in range(5):
+        events += tracker.feed(table.frame([vampire_in_a]))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+    for _ in range(5):
+        events += tracker.feed(table.frame([vampire_in_a, ghost_in_b]))
+    assert events[1:] == [CardLaid("ghost", "b", 0.9)]
+    for _ in range(8):
+        events += tracker.feed(table.frame([ghost_in_b]))
+    assert events[2:] == [CardTaken("vampire", "a")]
+    assert tracker.lying == {"b": "ghost"}
+
+
+def test_a_card_outside_the_slots_is_ignored():
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    events = []
+    for _ in range(6):
+        events += tracker.feed(table.frame([("ghost", (90, 150), 0.0)]))
+    assert events == []
+    assert [p.zone for p in tracker.placed] == [None]
+
+
+def test_a_frame_in_which_nothing_moved_skips_recognition():
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=3)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    events = tracker.feed(table.frame(card))
+    assert rec.calls == 1
+    for _ in range(4):  # same scene, fresh sensor noise: not examined again
+        events += tracker.feed(table.frame(card))
+    assert rec.calls == 1 and tracker.skipped == 4
+    assert events == [CardLaid("vampire", "a", 0.9)]  # repeats still count towards stable
+    tracker.feed(table.frame(card, hand=(320, 240)))
+    assert rec.calls == 2 and tracker.examined == 2
+
+
+def test_a_hand_over_the_card_gives_no_events():
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2, taken_frames=6)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    events = []
+    for _ in range(3):
+        events += tracker.feed(table.frame(card))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+    cx, cy = tracker.mat.mat_to_image([slot_centre("a")])[0]
+    hidden = 0
+    for dx in range(0, 50, 10):  # the hand moves across the card for five frames
+        events += tracker.feed(table.frame(card, hand=(int(cx) - 20 + dx, int(cy)),
+                                           hand_size=(95, 85)))
+        hidden += not tracker.placed
+    assert hidden >= 3  # the card could not be seen at all for most of them
+    for _ in range(5):
+        events += tracker.feed(table.frame(card))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+
+
+def test_an_unreadable_card_asks_for_the_picker():
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2, unsure_frames=3)
+    events = []
+    for _ in range(6):
+        events += tracker.feed(table.frame([(None, slot_centre("b"), 5.0)]))
+    assert events == [CardUnsure("b")]
+
+
+def test_no_mat_no_events_and_a_clear_message():
+    rec = ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=1)
+    blank = np.full((480, 640, 3), 90, np.uint8)
+    cv2.rectangle(blank, (200, 200), (260, 290), CARD_COLOURS["ghost"], -1)
+    assert tracker.feed(Frame(blank, 0.0)) == []
+    assert tracker.mat is None and rec.calls == 0
+    assert tracker.message.startswith("The mat is not in view: none of the mat's")
+
+
+def test_the_mat_is_remembered_when_a_hand_covers_its_corners():
+    table, rec = Table(), ColourRecognizer()
+    seen = []
+
+    def markers_then_none(image):
+        from vision.mat import detect_markers
+
+        found = detect_markers(image) if not seen else {}
+        seen.append(len(found))
+        return found
+
+    tracker = RevealTracker(rec, stable_frames=2, mat_every=0.0, find_markers=markers_then_none)
+    events = []
+    card = [("ghost", slot_centre("a"), 0.0)]
+    events += tracker.feed(table.frame(card))
+    for i in range(3):  # a hand moving about over the top-left corner
+        events += tracker.feed(table.frame(card, hand=(40 + 40 * i, 40)))
+    assert seen == [4, 0, 0, 0]
+    assert tracker.message.startswith("The mat's corner squares are hidden (none of")
+    assert events == [CardLaid("ghost", "a", 0.9)]

@@ -1,0 +1,54 @@
+"""`companion recognize`: JSON lines in order, error lines for bad pictures."""
+
+import json
+from pathlib import Path
+
+import cv2
+
+from companion.cli import main
+from vision import synthetic as S
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "assets" / "cards"
+
+
+def _lines(capsys):
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def test_whole_cards_and_a_bad_file(tmp_path, capsys):
+    small = tmp_path / "vampire-small.jpg"
+    cv2.imwrite(str(small), cv2.rotate(cv2.resize(cv2.imread(str(CARDS / "vampire.png")),
+                                                  (100, 140)), cv2.ROTATE_180))
+    bad = tmp_path / "bad.png"
+    bad.write_text("not a picture")
+    rc = main(["recognize", "--refs", str(CARDS), "--whole", str(small), str(bad),
+               str(tmp_path / "missing.jpg"), str(CARDS / "cook.png")])
+    out = _lines(capsys)
+    assert rc == 1
+    assert [o["image"] for o in out] == [str(small), str(bad), str(tmp_path / "missing.jpg"),
+                                         str(CARDS / "cook.png")]
+    assert out[0]["cards"][0]["label"] == "vampire"
+    assert out[0]["cards"][0]["corners"] == [[0, 0], [99, 0], [99, 139], [0, 139]]
+    assert "picture" in out[1]["error"] and out[2]["error"] == "no such file"
+    assert out[3]["cards"][0]["label"] == "cook"
+
+
+def test_scene(tmp_path, capsys):
+    sc = S.random_scene(S.load_deck(), 21, n_cards=3, arrangement="spread", hand=False,
+                        glare=False)
+    path = tmp_path / "scene.png"
+    cv2.imwrite(str(path), sc.image)
+    assert main(["recognize", "--refs", str(CARDS), str(path)]) == 0
+    (out,) = _lines(capsys)
+    assert out["image"] == str(path)
+    got = sorted(c["label"] for c in out["cards"])
+    assert got == sorted(c.label for c in sc.cards)
+    for c in out["cards"]:
+        assert len(c["corners"]) == 4 and 0.5 <= c["score"] <= 1
+
+
+def test_missing_reference_folder(tmp_path, capsys):
+    rc = main(["recognize", "--refs", str(tmp_path / "nope"), str(tmp_path / "x.png")])
+    assert rc == 2
+    assert "does not exist" in capsys.readouterr().err

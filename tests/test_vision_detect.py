@@ -1,0 +1,84 @@
+"""Finding cards on synthetic scenes with ground truth, and the cheap change test."""
+
+import numpy as np
+import pytest
+
+from vision import synthetic as S
+from vision.detect import changed, find_cards, order_corners, quad_iou
+
+
+@pytest.fixture(scope="module")
+def deck():
+    return S.load_deck()
+
+
+def _found(scene, quads):
+    hits = 0
+    for c in scene.cards:
+        if c.fully_visible and max((quad_iou(c.corners, q) for q in quads), default=0) >= 0.7:
+            hits += 1
+    false = sum(max(quad_iou(c.corners, q) for c in scene.cards) < 0.3 for q in quads)
+    return hits, sum(c.fully_visible for c in scene.cards), false
+
+
+@pytest.mark.parametrize("arrangement", ["spread", "touching", "pile"])
+def test_finds_cards_in_varied_scenes(deck, arrangement):
+    hits = total = false = dets = 0
+    for seed in range(12):
+        sc = S.random_scene(deck, 7000 + seed, arrangement=arrangement)
+        quads = find_cards(sc.image)
+        h, t, f = _found(sc, quads)
+        hits, total, false, dets = hits + h, total + t, false + f, dets + len(quads)
+    assert total >= 10
+    assert hits >= 0.9 * total
+    assert false <= max(1, 0.05 * dets)
+
+
+@pytest.mark.parametrize("mat", S.MAT_KINDS)
+def test_every_mat_kind(deck, mat):
+    sc = S.random_scene(deck, 11, mat=mat, n_cards=2, arrangement="spread", hand=False,
+                        glare=False)
+    hits, total, false = _found(sc, find_cards(sc.image))
+    assert (hits, false) == (total, 0)
+
+
+def test_glare_hand_and_tilt(deck):
+    hits = total = 0
+    for seed in range(8):
+        sc = S.random_scene(deck, 300 + seed, glare=True, hand=True, tilt=0.3)
+        h, t, _ = _found(sc, find_cards(sc.image))
+        hits, total = hits + h, total + t
+    assert hits >= 0.85 * total
+
+
+def test_empty_mat_has_no_cards(deck):
+    for seed, mat in enumerate(S.MAT_KINDS):
+        img = S.make_mat((480, 640), mat, np.random.default_rng(seed))
+        assert find_cards(img) == [], mat
+
+
+def test_corners_are_ordered_around_the_card():
+    sq = np.float32([[10, 10], [110, 10], [110, 150], [10, 150]])
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        q = order_corners(rng.permutation(sq))
+        sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+        assert sides[0] < sides[1]  # starts with a short side
+        (ax, ay), (bx, by) = q[1] - q[0], q[2] - q[1]
+        cross = ax * by - ay * bx
+        assert cross > 0  # clockwise on screen (y down)
+        assert quad_iou(q, sq) == pytest.approx(1.0)
+
+
+def test_changed_ignores_noise_but_sees_a_card(deck):
+    clock = S.ManualClock()
+    cam = S.SyntheticCamera(deck, clock=clock, seed=3)
+    prev = cam.read().image
+    clock.advance(0.1)
+    cur = cam.read().image
+    assert not np.array_equal(prev, cur)  # sensor noise differs frame to frame
+    assert not changed(prev, cur)
+    cam.lay("b", "ghost")
+    clock.advance(0.1)
+    assert changed(cur, cam.read().image)
+    assert changed(None, cur)

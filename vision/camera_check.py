@@ -1,0 +1,140 @@
+"""What the camera sees, for setting up a table: the mat, its slots and the cards, drawn on
+the picture and said in plain words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from vision.mat import (
+    ZONES,
+    MatView,
+    describe_markers,
+    detect_markers,
+    mat_from_markers,
+    zone_corners_mm,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class SeenCard:
+    label: str | None  # None: not recognised (or no references to recognise it with)
+    score: float | None  # None when no recogniser was used
+    corners: np.ndarray  # 4x2 image px
+    zone: str | None  # the slot it lies in, None if outside the slots or the mat is unknown
+
+
+@dataclass(frozen=True, eq=False)
+class CheckReport:
+    markers: dict[int, np.ndarray]
+    mat: MatView | None
+    cards: list[SeenCard]
+    recognised: bool  # whether references were used to read the cards
+    picture: np.ndarray  # the frame with everything drawn on it
+
+    @property
+    def lines(self) -> list[str]:
+        return [self.mat_line(), self.cards_line()]
+
+    def mat_line(self) -> str:
+        if self.mat is None:
+            return ("The mat's markers are not in view: " + describe_markers(self.markers)
+                    + ". Point the camera at the whole mat.")
+        if len(self.mat.markers) == 4:
+            return "Mat found: all four corner squares are in view."
+        return "Mat found, but " + describe_markers(self.markers) + "."
+
+    def cards_line(self) -> str:
+        if not self.cards:
+            return "No cards in view."
+        parts = []
+        for card in self.cards:
+            if not self.recognised:
+                what = "a card"
+            elif card.label is None:
+                what = "a card I cannot read"
+            else:
+                what = card.label.replace("_", " ")
+            if self.mat is None:
+                parts.append(what)
+            elif card.zone is None:
+                parts.append(f"{what} outside the slots")
+            else:
+                parts.append(f"{what} in slot {card.zone}")
+        n = len(self.cards)
+        return f"{n} card{'s' if n != 1 else ''}: " + ", ".join(parts) + "."
+
+
+GREEN = (60, 200, 60)
+ORANGE = (0, 140, 255)
+RED = (40, 40, 220)
+SLOT_COLOUR = (255, 200, 0)
+
+
+def check_frame(image: np.ndarray, *, recognizer: Any = None,
+                find_cards: Callable[[np.ndarray], list] | None = None) -> CheckReport:
+    """Look at one frame: find the mat and the cards (read them if a recogniser is given,
+    else only find them with ``find_cards``), and draw it all."""
+    markers = detect_markers(image)
+    view = mat_from_markers(markers)
+    cards: list[SeenCard] = []
+    if recognizer is not None:
+        found = [(r.label, float(r.score), r.corners) for r in recognizer.read(image)]
+    elif find_cards is not None:
+        found = [(None, None, c) for c in find_cards(image)]
+    else:
+        found = []
+    for label, score, corners in found:
+        corners = np.asarray(corners, np.float32).reshape(4, 2)
+        if view is not None and not view.card_sized(corners):
+            continue  # a slot's outline, a marker: not a card
+        zone = view.zone_of(corners) if view is not None else None
+        cards.append(SeenCard(label, score, corners, zone.name if zone else None))
+    cards.sort(key=lambda c: (c.zone is None, c.zone or "", float(c.corners[:, 0].mean())))
+    picture = draw(image, markers, view, cards, recognizer is not None)
+    return CheckReport(markers, view, cards, recognizer is not None, picture)
+
+
+def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None,
+         cards: list[SeenCard], recognised: bool) -> np.ndarray:
+    import cv2
+
+    out = image.copy()
+    scale = max(out.shape[1] / 640.0, 0.5)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    thick = max(1, round(2 * scale))
+    if markers:
+        ids = sorted(markers)
+        cv2.aruco.drawDetectedMarkers(out, [markers[i].reshape(1, 4, 2) for i in ids],
+                                      np.array(ids, np.int32).reshape(-1, 1), GREEN)
+    if view is not None:
+        cv2.polylines(out, [view.outline_px().astype(np.int32)], True, GREEN, thick, cv2.LINE_AA)
+        for zone in ZONES:
+            quad = view.mat_to_image(zone_corners_mm(zone)).astype(np.int32)
+            cv2.polylines(out, [quad], True, SLOT_COLOUR, thick, cv2.LINE_AA)
+            x, y = quad.min(axis=0)
+            cv2.putText(out, f"slot {zone.name}", (int(x), int(y) - 6), font, 0.6 * scale,
+                        SLOT_COLOUR, thick, cv2.LINE_AA)
+    for card in cards:
+        colour = GREEN if card.label is not None else (ORANGE if recognised else SLOT_COLOUR)
+        quad = card.corners.astype(np.int32)
+        cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
+        if recognised:
+            text = (f"{card.label} {card.score:.2f}" if card.label is not None
+                    else f"? {card.score:.2f}")
+        else:
+            text = "card"
+        x, y = quad.mean(axis=0)
+        (tw, th), _ = cv2.getTextSize(text, font, 0.6 * scale, thick)
+        org = (int(x - tw / 2), int(y + th / 2))
+        cv2.putText(out, text, org, font, 0.6 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(out, text, org, font, 0.6 * scale, colour, thick, cv2.LINE_AA)
+    banner = "mat found" if view is not None else "mat NOT found"
+    cv2.putText(out, banner, (8, int(24 * scale)), font, 0.7 * scale, (0, 0, 0), thick + 2,
+                cv2.LINE_AA)
+    cv2.putText(out, banner, (8, int(24 * scale)), font, 0.7 * scale,
+                GREEN if view is not None else RED, thick, cv2.LINE_AA)
+    return out

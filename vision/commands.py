@@ -1,0 +1,95 @@
+"""The vision commands of the `companion` command line.
+
+Each command is a pair of functions: ``_add_<name>(subparsers)`` declares its arguments and
+sets ``func=``; the command itself takes the parsed arguments and returns an exit code.
+``register`` calls every ``_add_*`` listed in ``COMMANDS``: to add a command, write its two
+functions and append its ``_add_`` function to ``COMMANDS``. OpenCV is imported inside the
+commands so that the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _add_recognize(sub) -> None:
+    p = sub.add_parser(
+        "recognize",
+        help="name the cards in pictures",
+        description="Print one JSON line per picture, in order: the cards found in it with "
+        "their label (null when unsure), score and corners in the picture's pixels. A "
+        "picture that cannot be read gives an error line and the others go on.",
+    )
+    p.add_argument("--refs", required=True, metavar="DIR",
+                   help="reference pictures: DIR/<label>.png|jpg or DIR/<label>/*.png|jpg")
+    p.add_argument("--whole", action="store_true",
+                   help="each picture is one card, already cropped: name it")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="lowest score at which a card is named (default 0.5)")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.set_defaults(func=cmd_recognize)
+
+
+def cmd_recognize(args) -> int:
+    import numpy as np
+
+    from vision.recognize import EnrolmentError, Recognizer
+
+    options = {} if args.threshold is None else {"threshold": args.threshold}
+    try:
+        rec = Recognizer.from_dir(args.refs, **options)
+    except EnrolmentError as exc:
+        print(f"companion recognize: {exc}", file=sys.stderr)
+        return 2
+    failed = 0
+    for path in args.images:
+        img, error = _load(path)
+        if img is None:
+            failed += 1
+            _emit({"image": path, "error": error})
+            continue
+        if args.whole:
+            h, w = img.shape[:2]
+            m = rec.classify(img)
+            corners = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+            cards = [(m.label, m.score, corners)]
+        else:
+            cards = [(r.label, r.score, r.corners) for r in rec.read(img)]
+        _emit({"image": path, "cards": [
+            {"label": label, "score": round(float(score), 4),
+             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in corners]}
+            for label, score, corners in cards]})
+    return 1 if failed else 0
+
+
+def _load(path: str):
+    """(picture, None) or (None, why not) for an image file."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, np.uint8)
+    except FileNotFoundError:
+        return None, "no such file"
+    except IsADirectoryError:
+        return None, "this is a folder, not a picture"
+    except OSError as exc:
+        return None, f"cannot open the file ({exc.strerror or exc})"
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        return None, "not a picture OpenCV can read (PNG or JPEG expected), or a damaged one"
+    return img, None
+
+
+def _emit(obj) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+COMMANDS = [_add_recognize]
+
+
+def register(subparsers) -> None:
+    for add in COMMANDS:
+        add(subparsers)

@@ -1,0 +1,364 @@
+"""Finding the cards on the mat: four corners per card, at any rotation and perspective.
+
+``find_cards(image)`` works on edges: it gathers four-sided candidates from the closed
+contours of the edge map, keeps those shaped like a card (convex, card-like proportions under
+perspective, right-ish angles) whose four sides really run along edges, and resolves overlaps
+between candidates (a card's inner frame, two touching cards seen as one block).
+
+``changed(prev, cur)`` is the cheap test a tracker runs on every frame to skip the rest when
+nothing moved.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# A card's long side over its short side is 88 / 63 = 1.40; a tilted camera changes it.
+MIN_ASPECT, MAX_ASPECT = 1.1, 1.85
+SQUARISH = 1.2  # below this a candidate is checked for being one of the mat's markers
+MIN_AREA_FRAC = 0.008  # of the picture (a card at least about 50 x 70 pixels at 640 x 480)
+MAX_AREA_FRAC = 0.5
+MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
+MIN_MEAN_SUPPORT = 0.7
+MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
+BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
+REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
+
+
+def order_corners(quad: np.ndarray) -> np.ndarray:
+    """4 x 2 corners clockwise (in picture coordinates), starting at the corner where a
+    short side begins, so that side 0->1 is a short side (the card's top or bottom)."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise on screen (y down)
+    s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
+    s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
+    if s01 > s12:
+        q = np.roll(q, -1, axis=0)
+    # Of the two short sides, start with the one nearer the top of the picture.
+    if q[2:].mean(axis=0)[1] < q[:2].mean(axis=0)[1]:
+        q = np.roll(q, -2, axis=0)
+    return np.ascontiguousarray(q, np.float32)
+
+
+def _edges(grey: np.ndarray) -> np.ndarray:
+    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
+    med = float(np.median(blurred[::4, ::4]))
+    lo = max(10.0, min(40.0, 0.4 * med))
+    hi = max(30.0, min(110.0, 1.0 * med))
+    return cv2.Canny(blurred, lo, hi)
+
+
+def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.035, 0.05):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            return None
+    # Five to eight sides: a corner cut off (a hand, glare, a rounded corner). Keep the four
+    # longest sides and intersect them.
+    approx = cv2.approxPolyDP(hull, 0.02 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(approx)
+    if n > 8:
+        return None
+    sides = [(np.linalg.norm(approx[(i + 1) % n] - approx[i]), i) for i in range(n)]
+    keep = sorted(i for _, i in sorted(sides, reverse=True)[:4])
+    lines = [(approx[i], approx[(i + 1) % n]) for i in keep]
+    pts = []
+    for k in range(4):
+        p = _intersect(lines[k], lines[(k + 1) % 4])
+        if p is None:
+            return None
+        pts.append(p)
+    return np.float32(pts)
+
+
+def _intersect(l1, l2):
+    (p1, p2), (p3, p4) = l1, l2
+    d1, d2 = p2 - p1, p4 - p3
+    den = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(den) < 1e-6:
+        return None
+    t = ((p3[0] - p1[0]) * d2[1] - (p3[1] - p1[1]) * d2[0]) / den
+    return p1 + t * d1
+
+
+def _roughly_card_shaped(q: np.ndarray) -> bool:
+    """A cheap first look, before refining: proportions not far from a card's."""
+    d = q - q[[1, 2, 3, 0]]
+    sides = np.sqrt((d * d).sum(axis=1))
+    a = sides[0] + sides[2]
+    b = sides[1] + sides[3]
+    ratio = max(a, b) / max(1e-6, min(a, b))
+    return 0.97 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
+
+
+def _aspect(q: np.ndarray) -> float:
+    d = q - q[[1, 2, 3, 0]]
+    sides = np.sqrt((d * d).sum(axis=1))
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return float(max(a, b) / max(1e-6, min(a, b)))
+
+
+_MARKER_DETECTOR = None
+_RECENT_MARKERS: list[np.ndarray] = []  # markers seen lately: a fixed camera sees them again
+
+
+def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
+    """Is this squarish quad one of the mat's ArUco markers (with its white margin)?"""
+    if any(quad_iou(q, m) > 0.9 for m in _RECENT_MARKERS):
+        return True
+    if _looks_like_marker(grey, q):
+        _RECENT_MARKERS.append(q)
+        del _RECENT_MARKERS[:-8]
+        return True
+    return False
+
+
+def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
+    global _MARKER_DETECTOR
+    # Cheap look first: a marker is a black band (its border) inside a light margin.
+    m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [49, 0], [49, 49], [0, 49]]))
+    small = cv2.warpPerspective(grey, m, (50, 50)).astype(np.float32)
+    margin = np.concatenate([small[1:3, 5:45].ravel(), small[47:49, 5:45].ravel(),
+                             small[5:45, 1:3].ravel(), small[5:45, 47:49].ravel()])
+    band = np.concatenate([small[6:10, 12:38].ravel(), small[40:44, 12:38].ravel(),
+                           small[12:38, 6:10].ravel(), small[12:38, 40:44].ravel()])
+    if not np.median(band) < 0.6 * np.median(margin):
+        return False
+    if _MARKER_DETECTOR is None:
+        from vision.mat import ARUCO_DICT
+
+        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
+        _MARKER_DETECTOR = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
+    side, pad = 128, 48
+    dst = np.float32([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]])
+    m = cv2.getPerspectiveTransform(np.float32(q), dst)
+    patch = cv2.warpPerspective(grey, m, (side + 2 * pad, side + 2 * pad),
+                                borderMode=cv2.BORDER_REPLICATE)
+    _, ids, _ = _MARKER_DETECTOR.detectMarkers(patch)
+    return ids is not None and len(ids) > 0
+
+
+def _card_shaped(q: np.ndarray, img_area: float) -> bool:
+    if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
+        return False
+    area = cv2.contourArea(q)
+    if not MIN_AREA_FRAC * img_area <= area <= MAX_AREA_FRAC * img_area:
+        return False
+    d = q - q[[1, 2, 3, 0]]
+    sides = np.sqrt((d * d).sum(axis=1))
+    a = (sides[0] + sides[2]) / 2
+    b = (sides[1] + sides[3]) / 2
+    ratio = max(a, b) / max(1e-6, min(a, b))
+    if not MIN_ASPECT <= ratio <= MAX_ASPECT:
+        return False
+    # Opposite sides of similar length (perspective shortens, but not that much).
+    if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]):
+        return False
+    if min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
+        return False
+    for i in range(4):
+        u = q[i - 1] - q[i]
+        v = q[(i + 1) % 4] - q[i]
+        cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v) + 1e-9))
+        if abs(90.0 - np.degrees(np.arccos(np.clip(cos, -1, 1)))) > MAX_CORNER_DEVIATION:
+            return False
+    return True
+
+
+def _support(q: np.ndarray, near_edge: np.ndarray) -> np.ndarray:
+    """For each side, the fraction of points along it that lie on (or next to) an edge.
+    The ends of each side are left out (rounded corners)."""
+    h, w = near_edge.shape
+    out = np.empty(4, np.float32)
+    t = np.linspace(0.08, 0.92, 24, dtype=np.float32)[:, None]
+    for i in range(4):
+        p, r = q[i], q[(i + 1) % 4]
+        pts = np.round(p + t * (r - p)).astype(np.int32)
+        pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
+        pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
+        out[i] = float((near_edge[pts[:, 1], pts[:, 0]] > 0).mean())
+    return out
+
+
+_KERNEL = np.ones((3, 3), np.uint8)
+_T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
+
+
+def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """Push each side outwards onto the outermost straight edge within ``reach`` pixels.
+
+    A candidate found from a region inside a card (between the card's edge and its inner
+    frame) lands on the card's true outline this way; a candidate already on the outline
+    stays there. Cards touching each other are found separately because their inner regions
+    are separate. Returns the new quad and, for each side, the share of it along an edge.
+    """
+    h, w = near.shape
+    c = q.mean(axis=0)
+    offsets = np.arange(-2, int(reach) + 1, dtype=np.float32)
+    p = q
+    r = np.roll(q, -1, axis=0)
+    d = r - p  # 4 x 2
+    nrm = np.stack([d[:, 1], -d[:, 0]], axis=1) / (np.linalg.norm(d, axis=1)[:, None] + 1e-9)
+    flip = np.einsum("ij,ij->i", nrm, (p + r) / 2 - c) < 0
+    nrm[flip] *= -1
+    base = p[:, None, :] + _T[None, :, None] * d[:, None, :]  # 4 x 24 x 2
+    pts = base[:, None] + offsets[None, :, None, None] * nrm[:, None, None, :]  # 4 x O x 24 x 2
+    xi = np.clip(pts[..., 0] + 0.5, 0, w - 1).astype(np.int32)
+    yi = np.clip(pts[..., 1] + 0.5, 0, h - 1).astype(np.int32)
+    sup = (near[yi, xi] > 0).mean(axis=2)  # 4 x O
+    best = sup.max(axis=1)
+    zero = int(np.argmax(offsets == 0))
+    lines = []
+    support = np.empty(4, np.float32)
+    for i in range(4):
+        if best[i] >= 0.6:
+            # The outermost line nearly as well supported as the best one: the outline.
+            k = int(np.nonzero(sup[i] >= 0.9 * best[i])[0][-1])
+        else:
+            k = zero
+        off = offsets[k]
+        support[i] = sup[i, k]
+        lines.append((p[i] + off * nrm[i], r[i] + off * nrm[i]))
+    out = []
+    for i in range(4):
+        x = _intersect(lines[i - 1], lines[i])
+        if x is None:
+            return q, np.zeros(4, np.float32)
+        out.append(x)
+    return np.float32(out), support
+
+
+def _poly_area(q):
+    return float(cv2.contourArea(q))
+
+
+def _inter(a, b):
+    v, _ = cv2.intersectConvexConvex(a, b)
+    return float(v)
+
+
+def find_cards(image: np.ndarray) -> list[np.ndarray]:
+    """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
+    (see ``order_corners``)."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape[:2]
+    edges = _edges(grey)
+    # Thin edges keep the regions inside a card apart from its outline (touching cards).
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    near = cv2.dilate(edges, _KERNEL)
+    img_area = float(h * w)
+    min_len = 3.0 * np.sqrt(MIN_AREA_FRAC * img_area)
+    min_short = 0.7 * np.sqrt(MIN_AREA_FRAC * img_area / 1.4)
+    cands: list[tuple[float, np.ndarray]] = []
+    seen: list[tuple[float, float, float]] = []
+    found: list[tuple[float, float, float]] = []
+    markers: list[np.ndarray] = []
+    big = []
+    for c in contours:
+        if len(c) < 4:
+            continue
+        _, _, bw, bh = cv2.boundingRect(c)
+        if bw < min_short or bh < min_short or cv2.arcLength(c, True) < min_len:
+            continue
+        big.append((bw * bh, c))
+    # Largest first: a card's outline comes before the regions inside it, which then need
+    # no second look.
+    big.sort(key=lambda x: -x[0])
+    for _, c in big:
+        q = _fit_quad(c)
+        if q is None or not cv2.isContourConvex(q.reshape(-1, 1, 2)):
+            continue
+        area = cv2.contourArea(q)
+        if not 0.7 * MIN_AREA_FRAC * img_area <= area <= 1.2 * MAX_AREA_FRAC * img_area:
+            continue
+        # The two sides of one edge line give the same quad: look at it once.
+        cx, cy = (q[0] + q[1] + q[2] + q[3]) / 4
+        if any(abs(cx - x) < 2.5 and abs(cy - y) < 2.5 and abs(area - a) < 0.06 * a
+               for x, y, a in seen):
+            continue
+        seen.append((float(cx), float(cy), float(area)))
+        if not _roughly_card_shaped(q):
+            continue
+        if any(abs(cx - x) < 3.0 and abs(cy - y) < 3.0 and 0.7 * a < area < a
+               for x, y, a in found):
+            continue  # the inside of a card already found
+        if any(cv2.pointPolygonTest(m, (float(cx), float(cy)), False) > 0 for m in markers):
+            continue  # the inside of a marker
+        if _aspect(q) < SQUARISH and _is_marker(grey, q):
+            markers.append(q.reshape(-1, 1, 2))
+            continue
+        short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+        q, s = _refine(q, near, REACH * short)
+        if not _card_shaped(q, img_area):
+            continue
+        if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
+            continue
+        cands.append((float(s.mean()), q))
+        fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4
+        found.append((float(fx), float(fy), float(cv2.contourArea(q))))
+    return [order_corners(q) for q in _resolve(cands)]
+
+
+def _resolve(cands: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
+    """Drop duplicates (the same card found twice, a card's inner frame) and blocks made of
+    two or more cards that were also found one by one."""
+    if not cands:
+        return []
+    quads = [q for _, q in cands]
+    areas = [_poly_area(q) for q in quads]
+    n = len(quads)
+    drop = [False] * n
+    # Blocks: a candidate holding a clearly smaller candidate of card size is several cards
+    # seen as one (touching side by side, or a pile whose outline looks four-sided). A card's
+    # inner frame or art panel does not count: it sits in the middle of its card.
+    centres = [q.mean(axis=0) for q in quads]
+    for i in range(n):
+        for j in range(n):
+            if (j != i and BLOCK_MIN * areas[i] < areas[j] < BLOCK_MAX * areas[i]
+                    and np.linalg.norm(centres[i] - centres[j]) > 0.15 * np.sqrt(areas[i])
+                    and _inter(quads[i], quads[j]) >= 0.85 * areas[j]):
+                drop[i] = True
+                break
+    # Duplicates: keep the larger of two that mostly coincide (outer edge over inner frame).
+    order = sorted(range(n), key=lambda k: -areas[k])
+    kept: list[int] = []
+    for i in order:
+        if drop[i]:
+            continue
+        if any(_inter(quads[i], quads[k]) > 0.6 * areas[i] for k in kept):
+            continue
+        kept.append(i)
+    return [quads[k] for k in kept]
+
+
+def changed(prev: np.ndarray | None, cur: np.ndarray, *, threshold: float = 18.0,
+            min_fraction: float = 0.002, step: int = 4) -> bool:
+    """Did anything move between two frames? A cheap look at every ``step``-th pixel of the
+    grey picture: True when more than ``min_fraction`` of them changed by over ``threshold``
+    grey levels (sensor noise stays well below that)."""
+    if prev is None or prev.shape != cur.shape:
+        return True
+    a = prev[::step, ::step]
+    b = cur[::step, ::step]
+    if a.ndim == 3:
+        a = a[..., 1]
+        b = b[..., 1]
+    diff = cv2.absdiff(a, b)
+    n = int(np.count_nonzero(diff > threshold))
+    return n > min_fraction * diff.size
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads."""
+    a = np.asarray(a, np.float32).reshape(4, 2)
+    b = np.asarray(b, np.float32).reshape(4, 2)
+    inter = _inter(a, b)
+    union = _poly_area(a) + _poly_area(b) - inter
+    return inter / union if union > 0 else 0.0

@@ -1,0 +1,231 @@
+"""Enrolment: taking reference pictures of each card with the table's own camera.
+
+For each label the players are asked to lay that card face up in slot A and press Enter;
+the card is cut out of the picture, straightened and saved as ``DIR/<label>/<label>-N.png``.
+Afterwards the references are checked for cards too alike to tell apart.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.mat import MatView, detect_markers, mat_from_markers
+
+IDENTITIES = ("ghost", "vampire", "living_armor", "butler", "cook", "cleaner")
+LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+CARD_PX = (315, 440)  # width, height of a saved reference (5 px per mm)
+
+
+class EnrollError(ValueError):
+    """Bad enrolment input (a label, a folder). The message names it."""
+
+
+def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for label in labels:
+        if not LABEL_RE.match(label):
+            raise EnrollError(f"card name {label!r}: use lower-case letters, digits, _ or -, "
+                              "e.g. living_armor")
+        if label in out:
+            raise EnrollError(f"card name {label!r} is given twice")
+        out.append(label)
+    if not out:
+        raise EnrollError("no card names given")
+    return tuple(out)
+
+
+def warp_card(image: np.ndarray, corners, size: tuple[int, int] = CARD_PX) -> np.ndarray:
+    """The card inside ``corners`` (4x2, in order around it), straightened, portrait."""
+    import cv2
+
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    a, b = quad[1] - quad[0], quad[2] - quad[1]
+    if a[0] * b[1] - a[1] * b[0] < 0:  # counter-clockwise on screen: it would be mirrored
+        quad = quad[::-1].copy()
+    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
+        quad = np.roll(quad, -1, axis=0)  # start on a short side: portrait
+    w, h = size
+    target = np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)])
+    hom = cv2.getPerspectiveTransform(quad, target)
+    return cv2.warpPerspective(image, hom, (w, h), flags=cv2.INTER_AREA)
+
+
+def pick_card(cards: list, view: MatView | None, slot: str = "a") -> np.ndarray | None:
+    """Which of the cards found is the one to enrol: the one in the slot when the mat is
+    in view, else the only card in view. None when that is not clear."""
+    quads = [np.asarray(c, np.float32).reshape(4, 2) for c in cards]
+    if view is not None:
+        inside = [q for q in quads if (z := view.zone_of(q)) is not None and z.name == slot]
+        if len(inside) == 1:
+            return inside[0]
+        if len(inside) > 1:
+            return None
+    if len(quads) == 1:
+        return quads[0]
+    return None
+
+
+def card_size_ok(quad: np.ndarray, view: MatView | None) -> bool:
+    """Whether the quad has a card's size on the mat (when the mat is known)."""
+    return view is None or view.card_sized(quad)
+
+
+@dataclass
+class EnrollResult:
+    saved: dict[str, list[Path]] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    stopped: bool = False
+    alike: list[tuple[str, str, float]] = field(default_factory=list)
+
+
+def next_path(out: Path, label: str) -> Path:
+    folder = out / label
+    n = 1
+    while (folder / f"{label}-{n}.png").exists():
+        n += 1
+    return folder / f"{label}-{n}.png"
+
+
+def pretty(label: str) -> str:
+    return label.replace("_", " ").title()
+
+
+def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
+           find_cards: Callable[[np.ndarray], list], ask: Callable[[str], str] = input,
+           say: Callable[[str], None] = print, slot: str = "a", flush: int = 2,
+           timeout: float = 10.0, attempts: int = 3,
+           before_capture: Callable[[str], None] | None = None) -> EnrollResult:
+    """Guided capture of one reference per label. ``source`` is a ResilientSource (or
+    anything with ``wait_frame(timeout)``, ``status`` and ``message``). ``before_capture``
+    is called with the label once the player has pressed Enter (the synthetic table uses it
+    to lay the card itself)."""
+    import cv2
+
+    labels = check_labels(labels)
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EnrollError(f"cannot create the folder {str(out)!r}: {exc.strerror}") from None
+    result = EnrollResult()
+    for label in labels:
+        tries = 0
+        while True:
+            answer = ask(f"Lay the {pretty(label)} card face up in slot {slot.upper()}, then "
+                         "press Enter (s: skip this card, q: stop). ").strip().lower()
+            if answer in ("q", "quit", "stop"):
+                result.stopped = True
+                break
+            if answer in ("s", "skip"):
+                result.skipped.append(label)
+                break
+            if answer:
+                say(f"{answer!r} is not an answer here: press Enter to take the picture, "
+                    "s to skip this card, q to stop.")
+                continue
+            if before_capture is not None:
+                before_capture(label)
+            frame = None
+            for _ in range(flush + 1):
+                frame = source.wait_frame(timeout) or frame
+            if frame is None:
+                say(f"No picture from the camera: {source.message}")
+                tries += 1
+            else:
+                image = frame.image
+                view = mat_from_markers(detect_markers(image))
+                quad = pick_card(find_cards(image), view, slot)
+                if quad is None or not card_size_ok(quad, view):
+                    where = f"in slot {slot.upper()}" if view is not None else "on its own"
+                    say(f"I cannot see one card {where}. Lay the {pretty(label)} card flat in "
+                        f"slot {slot.upper()}, with nothing else on it, and try again.")
+                    tries += 1
+                else:
+                    path = next_path(out, label)
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    if not cv2.imwrite(str(path), warp_card(image, quad)):
+                        raise EnrollError(f"cannot write {str(path)!r}")
+                    result.saved.setdefault(label, []).append(path)
+                    say(f"Saved {pretty(label)}: {path}")
+                    break
+            if tries >= attempts:
+                say(f"Skipping {pretty(label)} after {attempts} tries.")
+                result.skipped.append(label)
+                break
+        if result.stopped:
+            break
+    return result
+
+
+def alike_pairs(recognizer: Any) -> list[tuple[str, str, float]]:
+    """The recogniser's pairs of references too alike to tell apart, as (a, b, similarity)."""
+    pairs = []
+    for item in recognizer.confusable_pairs():
+        if isinstance(item, tuple):
+            a, b, score = item
+        else:
+            a, b, score = item.a, item.b, item.score
+        pairs.append((str(a), str(b), float(score)))
+    return pairs
+
+
+REF_SUFFIXES = (".png", ".jpg", ".jpeg")
+LEAVE_ONE_OUT_MAX = 30  # beyond this many cards the check below would take too long
+
+
+def load_references(folder: str | Path) -> dict[str, list[np.ndarray]]:
+    """The reference pictures of ``DIR/<label>/*`` and ``DIR/<label>.*`` by label."""
+    import cv2
+
+    refs: dict[str, list[np.ndarray]] = {}
+    for entry in sorted(Path(folder).iterdir()):
+        if entry.name.startswith(("_", ".")):
+            continue
+        files = (sorted(p for p in entry.iterdir() if p.suffix.lower() in REF_SUFFIXES)
+                 if entry.is_dir() else [entry] if entry.suffix.lower() in REF_SUFFIXES else [])
+        label = entry.name if entry.is_dir() else entry.stem
+        for path in files:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                refs.setdefault(label, []).append(image)
+    return refs
+
+
+def mistaken_pairs(refs: dict[str, list[np.ndarray]],
+                   make_recognizer: Callable[[dict], Any]) -> list[tuple[str, str, float]]:
+    """Cards that would be taken for another: each card's pictures, read by a recogniser that
+    knows every card but that one. A card named as another one (a, b, score) is too alike.
+    Two pictures of the same art under two names are caught here even when each picture
+    only matches itself best."""
+    pairs: dict[tuple[str, str], float] = {}
+    if len(refs) > LEAVE_ONE_OUT_MAX:
+        return []
+    for label, pictures in refs.items():
+        others = {k: v for k, v in refs.items() if k != label}
+        if not others:
+            continue
+        recognizer = make_recognizer(others)
+        for picture in pictures:
+            match = recognizer.classify(picture)
+            if match.label is not None:
+                key = tuple(sorted((label, match.label)))
+                pairs[key] = max(pairs.get(key, 0.0), float(match.score))
+    return sorted(((a, b, s) for (a, b), s in pairs.items()), key=lambda p: -p[2])
+
+
+def too_alike(folder: str | Path, recognizer_class: Any) -> list[tuple[str, str, float]]:
+    """Every pair of enrolled cards too alike to tell apart: the recogniser's own check and
+    the leave-one-card-out check, worst first, each pair once."""
+    found: dict[tuple[str, str], float] = {}
+    pairs = alike_pairs(recognizer_class.from_dir(folder))
+    pairs += mistaken_pairs(load_references(folder), recognizer_class)
+    for a, b, score in pairs:
+        key = tuple(sorted((a, b)))
+        found[key] = max(found.get(key, 0.0), score)
+    return sorted(((a, b, s) for (a, b), s in found.items()), key=lambda p: -p[2])

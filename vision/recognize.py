@@ -1,0 +1,463 @@
+"""Recognition by enrolment: which of the enrolled cards is this?
+
+References are pictures of each card (scans or camera shots, any orientation and size) in a
+folder: ``DIR/<label>/*.png|jpg`` (several pictures per card) or ``DIR/<label>.png|jpg`` (one).
+Names starting with ``_`` or ``.`` are skipped (printable sheets and the like can live there).
+
+How it decides: local features (RootSIFT) of the query are matched against the features of
+every reference at once. A match counts only when its nearest reference feature is clearly
+closer than the nearest feature of any *other* card, so what all cards share (the common frame
+design) votes for nobody. The votes for the best references are then checked for geometric
+consistency: one similarity transform (RANSAC) that keeps each feature's orientation and maps
+the whole card onto the whole reference (about the same size, centre onto centre). Only those
+inliers count.
+
+The score (0..1) is the weakest of three pieces of evidence, each 0.5 at its bare minimum:
+enough inliers (``MIN_INLIERS``), inliers spread over the card rather than huddled on one
+detail it may share with another card (``MIN_SPREAD`` of the reference's area), and a clear
+lead over the runner-up (twice its inliers). Below the threshold (0.5 by default) the label is
+None: "unknown", never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+# Crops are rescaled so their longer side has this many pixels before feature extraction.
+WORK_SIDE = 320
+# The warped crop of a card quad (portrait, card proportions 63 x 88).
+CROP_W, CROP_H = 230, 320
+MIN_INLIERS = 10
+CHECKS = 64  # FLANN leaves looked at per query feature
+RATIO = 0.85
+N_FEATURES = 600
+RANSAC_PX = 8.0
+ROOT_SIFT = 1
+MAX_SCALE = 1.4
+CENTRE_TOL = 0.1
+# Inliers must cover at least this fraction of the reference (not one shared symbol).
+MIN_SPREAD = 0.06
+DEFAULT_THRESHOLD = 0.5
+# Each reference is also enrolled as seen at these sizes (longer side, pixels).
+LOW_RES_VIEWS = (110, 75)
+
+
+class EnrolmentError(ValueError):
+    """The reference folder is missing, empty or holds an unusable picture (the message says
+    which)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    label: str | None  # None: unknown (not sure enough to name a card)
+    score: float  # 0..1
+    best: str | None = None  # the best candidate even when unknown, for diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    label: str | None
+    score: float
+    corners: np.ndarray  # 4 x 2 float32, image pixels, in order around the card
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _normalise(image: np.ndarray, side: int | None = None) -> np.ndarray:
+    """Grey, rescaled to a longer side of ``side`` pixels (default WORK_SIDE)."""
+    side = side or WORK_SIDE
+    g = _grey(image)
+    h, w = g.shape[:2]
+    s = side / max(h, w)
+    if abs(s - 1.0) > 1e-3:
+        g = cv2.resize(g, (max(1, round(w * s)), max(1, round(h * s))),
+                       interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    return g
+
+
+def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
+              ) -> np.ndarray:
+    """The card inside ``corners`` (4 x 2, in order around it) warped flat, portrait.
+
+    The first side (corner 0 to 1) becomes the top edge when it is the shorter one; otherwise
+    the crop is turned so that the card still comes out portrait.
+    """
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):
+        c = np.roll(c, -1, axis=0)
+    w, h = size
+    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    m = cv2.getPerspectiveTransform(c, dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, r_size,
+                    iters: int = 256) -> np.ndarray:
+    """RANSAC for one similarity (rotation, scale, shift) mapping query points onto
+    reference points, among plausible ones only: about the same size (within MAX_SCALE),
+    the query's centre onto the reference's centre (within CENTRE_TOL of its size). An
+    inlier lands within RANSAC_PX and turned like its feature (``turn``: the reference
+    feature's orientation minus the query feature's, degrees). Returns the inlier mask."""
+    n = len(src)
+    best = np.zeros(n, bool)
+    if n < 2:
+        return best
+    rng = np.random.default_rng(n)
+    i = rng.integers(0, n, iters)
+    j = rng.integers(0, n, iters)
+    keep = i != j
+    i, j = i[keep], j[keep]
+    # Similarity as complex numbers: z' = a z + b.
+    zs = src[:, 0] + 1j * src[:, 1]
+    zd = dst[:, 0] + 1j * dst[:, 1]
+    dz = zs[j] - zs[i]
+    ok = np.abs(dz) > 2.0
+    i, j, dz = i[ok], j[ok], dz[ok]
+    a = (zd[j] - zd[i]) / dz
+    b = zd[i] - a * zs[i]
+    scale = np.abs(a)
+    qc = q_size[0] / 2 + 1j * q_size[1] / 2
+    rc = r_size[0] / 2 + 1j * r_size[1] / 2
+    plausible = (scale >= 1 / MAX_SCALE) & (scale <= MAX_SCALE)
+    plausible &= np.abs(a * qc + b - rc) <= CENTRE_TOL * max(r_size)
+    a, b = a[plausible], b[plausible]
+    if len(a) == 0:
+        return best
+    err = np.abs(a[:, None] * zs[None, :] + b[:, None] - zd[None, :])  # hypotheses x points
+    rot = np.degrees(np.angle(a))
+    dturn = (turn[None, :] - rot[:, None] + 180.0) % 360.0 - 180.0
+    inliers = (err <= RANSAC_PX) & (np.abs(dturn) <= 25.0)
+    k = int(np.argmax(inliers.sum(axis=1)))
+    return inliers[k]
+
+
+def _low_res(image: np.ndarray, side: int) -> np.ndarray:
+    g = _grey(image)
+    h, w = g.shape[:2]
+    s = side / max(h, w)
+    if s >= 1:
+        return g
+    small = cv2.resize(g, (max(1, round(w * s)), max(1, round(h * s))),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _camera_like(grey: np.ndarray) -> np.ndarray:
+    """A reference picture as a camera might see it: turned, shrunk and a little blurred
+    (no longer on the reference's own pixel grid)."""
+    h, w = grey.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), 23.0, 0.4)
+    side = int(0.4 * np.hypot(w, h)) + 2
+    m[:, 2] += (side / 2 - w / 2, side / 2 - h / 2)
+    out = cv2.warpAffine(grey, m, (side, side), flags=cv2.INTER_AREA,
+                         borderMode=cv2.BORDER_REPLICATE)
+    return cv2.GaussianBlur(out, (3, 3), 0.8)
+
+
+class Recognizer:
+    """Knows the enrolled cards; names a cropped card or every card in a scene."""
+
+    def __init__(self, references: dict[str, Sequence[np.ndarray]], *,
+                 threshold: float = DEFAULT_THRESHOLD, min_inliers: int = MIN_INLIERS) -> None:
+        if not references:
+            raise EnrolmentError("no reference pictures: enrol at least one card")
+        self.threshold = float(threshold)
+        self.min_inliers = int(min_inliers)
+        self._sift = cv2.SIFT_create(nfeatures=N_FEATURES)
+        self.labels: list[str] = sorted(references)
+        descs, owners, points, ref_ids, angles = [], [], [], [], []
+        self._ref_label: list[int] = []
+        self._ref_size: list[tuple[int, int]] = []
+        self._ref_grey: list[np.ndarray] = []
+        self._spread: dict[int, float] = {}
+        for li, label in enumerate(self.labels):
+            pics = list(references[label])
+            if not pics:
+                raise EnrolmentError(f"card {label!r} has no reference picture")
+            for pic in pics:
+                kp, d = self._features(pic)
+                if d is None or len(kp) < self.min_inliers:
+                    raise EnrolmentError(
+                        f"the reference picture of {label!r} has too little detail to recognise")
+                size = self._last_size
+                pts = [np.float32([k.pt for k in kp])]
+                angs = [np.float32([k.angle for k in kp])]
+                ds = [d]
+                # The same card as a far camera sees it (fewer pixels, softer edges), in the
+                # same coordinates, so that its features vote together with the sharp ones.
+                for side in LOW_RES_VIEWS:
+                    kp2, d2 = self._features(_low_res(pic, side))
+                    if d2 is not None and self._last_size == size:
+                        pts.append(np.float32([k.pt for k in kp2]))
+                        angs.append(np.float32([k.angle for k in kp2]))
+                        ds.append(d2)
+                d = np.vstack(ds)
+                rid = len(self._ref_label)
+                self._ref_size.append(size)
+                self._ref_label.append(li)
+                self._ref_grey.append(_normalise(pic))
+                descs.append(d)
+                owners.append(np.full(len(d), li, np.int32))
+                ref_ids.append(np.full(len(d), rid, np.int32))
+                points.append(np.vstack(pts))
+                angles.append(np.concatenate(angs))
+        self._desc = np.vstack(descs).astype(np.float32)
+        self._owner = np.concatenate(owners)
+        self._ref_of = np.concatenate(ref_ids)
+        self._pts = np.vstack(points)
+        self._ang = np.concatenate(angles)
+        # Randomised trees: seed them so the same references always give the same answers.
+        cv2.setRNGSeed(12345)
+        self._matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": CHECKS})
+        self._matcher.add([self._desc])
+        self._matcher.train()
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_dir(cls, path: str | Path, **options) -> Recognizer:
+        """References from ``DIR/<label>/*.png|jpg`` and/or ``DIR/<label>.png|jpg``."""
+        root = Path(path)
+        if not root.is_dir():
+            raise EnrolmentError(f"reference folder {str(root)!r} does not exist")
+        refs: dict[str, list[np.ndarray]] = {}
+        for entry in sorted(root.iterdir()):
+            if entry.name.startswith(("_", ".")):
+                continue
+            if entry.is_dir():
+                files = sorted(p for p in entry.iterdir()
+                               if p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith("."))
+                label = entry.name
+            elif entry.suffix.lower() in IMAGE_SUFFIXES:
+                files, label = [entry], entry.stem
+            else:
+                continue
+            for f in files:
+                img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+                if img is None:
+                    raise EnrolmentError(f"cannot read reference picture {str(f)!r}")
+                refs.setdefault(label, []).append(img)
+        if not refs:
+            raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
+        return cls(refs, **options)
+
+    def _features(self, image: np.ndarray):
+        g = _normalise(image)
+        self._last_size = g.shape[::-1]
+        kp, d = self._sift.detectAndCompute(g, None)
+        if d is not None and ROOT_SIFT:
+            d /= d.sum(axis=1, keepdims=True) + 1e-7
+            d = np.sqrt(d)
+        return kp, d
+
+    # -- classification -----------------------------------------------------------------------
+
+    def _votes(self, image: np.ndarray) -> dict[int, int]:
+        """Label index -> geometrically consistent matches with that label's best reference."""
+        kp, d = self._features(image)
+        self._spread = {}
+        if d is None or len(kp) < 3:
+            return {}
+        return self._votes_for(np.float32([p.pt for p in kp]), np.float32([p.angle for p in kp]),
+                               d, self._last_size)
+
+    def _votes_for(self, q_pts, q_ang, d, q_size, exclude: int | None = None) -> dict[int, int]:
+        k = min(32 if exclude is not None else 8, len(self._desc))
+        self._clashes: dict[tuple[int, int], int] = {}
+        knn = self._matcher.knnMatch(np.asarray(d, np.float32), k=k)
+        if exclude is not None:
+            knn = [[m for m in ms if self._owner[m.trainIdx] != exclude] for ms in knn]
+        by_ref: dict[int, list[tuple[int, int]]] = {}
+        for qi, ms in enumerate(knn):
+            if not ms:
+                continue
+            first = ms[0]
+            owner = self._owner[first.trainIdx]
+            rival = next((m for m in ms[1:] if self._owner[m.trainIdx] != owner), None)
+            if rival is None and exclude is not None:
+                continue  # too few neighbours left to tell whether this feature is distinctive
+            if rival is not None and first.distance > RATIO * rival.distance:
+                pair = (int(owner), int(self._owner[rival.trainIdx]))
+                self._clashes[pair] = self._clashes.get(pair, 0) + 1
+                continue
+            by_ref.setdefault(int(self._ref_of[first.trainIdx]), []).append((qi, first.trainIdx))
+        best: dict[int, int] = {}
+        # Verify only the references with the most raw votes.
+        ranked = sorted(by_ref.items(), key=lambda kv: -len(kv[1]))[:4]
+        for rid, pairs in ranked:
+            if len(pairs) < 4:
+                continue
+            src = q_pts[[p[0] for p in pairs]]
+            dst = self._pts[[p[1] for p in pairs]]
+            turn = self._ang[[p[1] for p in pairs]] - q_ang[[p[0] for p in pairs]]
+            inl = _fit_similarity(src, dst, turn, q_size, self._ref_size[rid])
+            n = int(inl.sum())
+            li = self._ref_label[rid]
+            if n >= 3:
+                hull = cv2.convexHull(dst[inl])
+                w, h = self._ref_size[rid]
+                spread = float(cv2.contourArea(hull)) / (w * h)
+            else:
+                spread = 0.0
+            self._spread[li] = max(self._spread.get(li, 0.0), spread)
+            best[li] = max(best.get(li, 0), n)
+        return best
+
+    def classify(self, card_bgr: np.ndarray, *, find_card: bool = True) -> Match:
+        """Which card is this cropped picture (any rotation)? Label None when not sure.
+
+        When the picture is not recognised as it is and holds one clearly outlined card with
+        some background around it (a loosely cropped photo), that card is cut out and tried
+        once more (``find_card=False`` skips this).
+        """
+        match = self._decide(self._votes(card_bgr))
+        if match.label is None and find_card:
+            from vision.detect import find_cards
+
+            h, w = card_bgr.shape[:2]
+            quads = [q for q in find_cards(card_bgr) if cv2.contourArea(q) >= 0.15 * h * w]
+            if len(quads) == 1:
+                again = self.classify(warp_quad(card_bgr, quads[0]), find_card=False)
+                if again.label is not None:
+                    return again
+        return match
+
+    def _decide(self, votes: dict[int, int]) -> Match:
+        if not votes:
+            return Match(None, 0.0)
+        ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+        li, n = ranked[0]
+        # A rival whose inliers huddle in one spot (a shared symbol) is only a partial rival:
+        # it counts fully once its inliers cover as much as a whole card match at least does.
+        runner = max((m * min(1.0, self._spread.get(lj, 0.0) / (2 * MIN_SPREAD))
+                      for lj, m in ranked[1:]), default=0.0)
+        score = self._score(n, runner, self._spread.get(li, 0.0))
+        label = self.labels[li]
+        return Match(label if score >= self.threshold else None, score, label)
+
+    def _score(self, inliers: int, runner_up: float, spread: float) -> float:
+        """The weakest of three pieces of evidence, each 0.5 at its bare minimum."""
+        if inliers <= 0:
+            return 0.0
+        enough = inliers / (2.0 * self.min_inliers)
+        spread_out = spread / (2.0 * MIN_SPREAD)
+        clear_win = 1.0 - runner_up / inliers
+        return round(float(min(1.0, enough, spread_out, clear_win)), 4)
+
+    def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
+        """Classify the card inside a known quad of a scene, without detecting again."""
+        return self.classify(warp_quad(image, corners), find_card=False)
+
+    def read(self, image: np.ndarray) -> list[Reading]:
+        """Every card on the scene: where it is and which card it is (label None if unsure)."""
+        from vision.detect import find_cards
+
+        out = []
+        for corners in find_cards(image):
+            m = self.classify_quad(image, corners)
+            out.append(Reading(m.label, m.score, corners))
+        return out
+
+    # -- enrolment checks ---------------------------------------------------------------------
+
+    def confusable_pairs(self, threshold: float = 0.5) -> list[tuple[str, str, float]]:
+        """Pairs of cards too alike to tell apart safely: ``[(label, other, closeness)]``.
+
+        Each reference picture is blurred and shrunk to what a camera sees of a card, then
+        recognised among all references. ``closeness`` (0..1) is the larger of the best other
+        card's inliers over the right card's and one minus the right card's score (1: not
+        recognised as itself at all). A pair is listed when closeness reaches ``threshold``.
+        Sorted worst first, each pair once.
+        """
+        pairs: dict[tuple[str, str], float] = {}
+        for rid, li in enumerate(self._ref_label):
+            query = _camera_like(self._ref_grey[rid])
+            votes = self._votes(query)
+            own = votes.get(li, 0)
+            match = self._decide(votes)
+            own_score = match.score if match.best == self.labels[li] else 0.0
+            # Which other card is it most confused with: rival inliers, then clashing features.
+            clash: dict[int, float] = {}
+            for lj, n in votes.items():
+                if lj != li:
+                    clash[lj] = clash.get(lj, 0.0) + 1000.0 * n
+            for (x, y), n in self._clashes.items():
+                if li in (x, y) and x != y:
+                    other = y if x == li else x
+                    clash[other] = clash.get(other, 0.0) + n
+            if not clash:
+                continue
+            lj = max(clash, key=clash.get)
+            rival_ratio = votes.get(lj, 0) / own if own else 1.0
+            closeness = max(min(1.0, rival_ratio), 1.0 - own_score)
+            if closeness >= threshold:
+                key = tuple(sorted((self.labels[li], self.labels[lj])))
+                pairs[key] = max(pairs.get(key, 0.0), round(float(closeness), 3))
+        return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
+
+
+class CardReader:
+    """Reads the cards of a live picture frame after frame, doing as little as it can.
+
+    A frame in which nothing changed (``vision.detect.changed``) returns the last readings at
+    once. Otherwise the cards are found again; a card found where one was named before, whose
+    pixels there have not changed (beyond sensor noise), keeps its name. Only new or altered
+    cards are named again.
+    """
+
+    def __init__(self, recognizer: Recognizer, *, min_iou: float = 0.85,
+                 level: int = 25, max_changed: float = 0.02) -> None:
+        self.recognizer = recognizer
+        self.min_iou = min_iou
+        self.level = level  # grey levels a pixel must change by to count as changed
+        self.max_changed = max_changed  # share of changed pixels a card may have and stay
+        self._prev: np.ndarray | None = None
+        self._memory: list[tuple[Reading, tuple[int, int, int, int], np.ndarray]] = []
+        self.named = 0  # how many times a card was named (classified) so far
+
+    def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
+        from vision.detect import changed, find_cards, quad_iou
+
+        if not force and self._prev is not None and not changed(self._prev, image):
+            return [r for r, _, _ in self._memory]
+        self._prev = image
+        grey = _grey(image)
+        h, w = grey.shape[:2]
+        memory = []
+        for corners in find_cards(image):
+            x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+            box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
+            reading = None
+            for old, obox, opix in self._memory:
+                if quad_iou(old.corners, corners) < self.min_iou:
+                    continue
+                # Compare the pixels where the card was named with the same pixels now.
+                bx0, by0, bx1, by1 = obox
+                now = grey[by0:by1, bx0:bx1]
+                moved = np.count_nonzero(cv2.absdiff(now, opix)[::2, ::2] > self.level)
+                if moved <= self.max_changed * now[::2, ::2].size:
+                    reading, box, pix = Reading(old.label, old.score, corners), obox, opix
+                    break
+            if reading is None:
+                m = self.recognizer.classify_quad(image, corners)
+                self.named += 1
+                reading = Reading(m.label, m.score, corners)
+                pix = grey[box[1]:box[3], box[0]:box[2]].copy()
+            memory.append((reading, box, pix))
+        self._memory = memory
+        return [r for r, _, _ in memory]

@@ -1,0 +1,611 @@
+"""Camera sources, chosen by configuration, and a wrapper that survives a camera coming and going.
+
+A configuration is a small mapping, e.g. the ``[camera]`` table of a TOML file::
+
+    {"kind": "picamera2", "size": [1280, 960], "lores": [640, 480], "exposure_us": 8000}
+    {"kind": "opencv", "device": 0}              # a USB webcam
+    {"kind": "opencv", "device": "game.mp4"}     # a video file
+    {"kind": "folder", "path": "frames/", "loop": true}
+    {"kind": "synthetic", "seed": 3}
+
+``open_source(config)`` gives a ``ResilientSource``: its ``read()`` never raises, returns None
+while the camera is missing or reconnecting, and says what is wrong in ``message``.
+``make_source(config)`` opens the camera directly and raises ``CameraError`` when it cannot.
+
+OpenCV and picamera2 are imported only when a source that needs them is opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.frames import CameraError, CameraSource, Frame
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class SourceConfigError(ValueError):
+    """The camera configuration is wrong. The message names the bad setting."""
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    """Any 8-bit picture (grey, BGR, BGRA) as a 3-channel BGR uint8 array."""
+    import cv2
+
+    if image.dtype != np.uint8:
+        image = cv2.convertScaleAbs(image, alpha=255.0 / max(float(image.max()), 1.0))
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return image
+
+
+# --------------------------------------------------------------------------- folder of images
+
+
+class FolderSource:
+    """The pictures of a folder, in name order, one per read(); None once all were given
+    (unless ``loop``). Pictures that cannot be read are skipped with a warning."""
+
+    def __init__(self, path: str | Path, *, loop: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.path = Path(path)
+        if not self.path.is_dir():
+            raise CameraError(f"The picture folder {str(self.path)!r} does not exist.")
+        self.files = sorted(p for p in self.path.iterdir()
+                            if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        if not self.files:
+            raise CameraError(f"The picture folder {str(self.path)!r} holds no pictures "
+                              f"({', '.join(IMAGE_SUFFIXES)}).")
+        self.loop = loop
+        self._clock = clock
+        self._next = 0
+        self.skipped: list[Path] = []
+
+    @property
+    def ended(self) -> bool:
+        return not self.loop and self._next >= len(self.files)
+
+    def read(self) -> Frame | None:
+        import cv2
+
+        for _ in range(len(self.files)):
+            if self._next >= len(self.files):
+                if not self.loop:
+                    return None
+                self._next = 0
+            path = self.files[self._next]
+            self._next += 1
+            image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            if image is None or image.size == 0:
+                log.warning("skipping %s: not a picture OpenCV can read", path)
+                if path not in self.skipped:
+                    self.skipped.append(path)
+                continue
+            return Frame(_as_bgr(image), self._clock())
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+# --------------------------------------------------------------------------- OpenCV VideoCapture
+
+
+class OpenCVSource:
+    """A USB webcam (device index) or a video file through OpenCV's VideoCapture.
+
+    A video file gives None once it has ended (``ended`` turns true), or starts again with
+    ``loop``. A webcam that stops giving pictures raises CameraError (it was unplugged).
+    """
+
+    def __init__(self, device: int | str = 0, *, width: int | None = None,
+                 height: int | None = None, fps: float | None = None, loop: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        import cv2
+
+        self.device = device
+        # a device node (/dev/video2) or a stream address (rtsp://...) is a live camera too
+        self.is_file = isinstance(device, str) and not (
+            device.startswith("/dev/") or "://" in device)
+        self.loop = loop
+        self.ended = False
+        self._clock = clock
+        if self.is_file and not Path(device).is_file():
+            raise CameraError(f"The video file {device!r} does not exist.")
+        self._cap = cv2.VideoCapture(device)
+        if not self._cap.isOpened():
+            self._cap.release()
+            if self.is_file:
+                raise CameraError(f"The video file {device!r} cannot be played "
+                                  "(damaged, or a format OpenCV does not know).")
+            raise CameraError(f"No camera answers at video device {device}: is it plugged in, "
+                              "and is no other program using it?")
+        if width:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        if height:
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        if fps:
+            self._cap.set(cv2.CAP_PROP_FPS, fps)
+
+    def read(self) -> Frame | None:
+        import cv2
+
+        if self.ended:
+            return None
+        ok, image = self._cap.read()
+        if not ok or image is None:
+            if self.is_file:
+                if self.loop and self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0):
+                    ok, image = self._cap.read()
+                if not ok or image is None:
+                    self.ended = True
+                    return None
+            else:
+                raise CameraError(f"The camera at video device {self.device} stopped giving "
+                                  "pictures: was it unplugged?")
+        return Frame(_as_bgr(image), self._clock())
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+# --------------------------------------------------------------------------- Raspberry Pi camera
+
+# libcamera's AfModeEnum: 0 Manual, 1 Auto, 2 Continuous.
+_AF_MODE_MANUAL = 0
+
+_PICAMERA2_MISSING = (
+    "The Raspberry Pi camera library (picamera2) is not installed. On Raspberry Pi OS: "
+    "sudo apt install python3-picamera2, and create the virtual environment with "
+    "--system-site-packages."
+)
+
+
+class PiCamera2Source:
+    """The Raspberry Pi camera through picamera2.
+
+    ``size``: the main stream (BGR). ``lores``: an optional low-resolution stream; with
+    ``detect_on_lores`` read() gives it (as BGR) and ``read_full()`` gives the main stream,
+    so cheap per-frame work runs on small pictures and recognition can use the big one.
+    For stable colour, fix the camera instead of letting it adapt: ``exposure_us`` and
+    ``analogue_gain`` (exposure), ``colour_gains`` (red, blue: white balance) and
+    ``lens_position`` (dioptres; cameras with autofocus). ``lock_after_frames``: let the
+    camera adapt for that many frames, then freeze the exposure and white balance it found.
+    """
+
+    def __init__(self, *, camera_num: int = 0, size: tuple[int, int] = (1280, 960),
+                 lores: tuple[int, int] | None = None, detect_on_lores: bool = False,
+                 exposure_us: int | None = None, analogue_gain: float | None = None,
+                 colour_gains: tuple[float, float] | None = None,
+                 lens_position: float | None = None, lock_after_frames: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        try:
+            from picamera2 import Picamera2
+        except ImportError as exc:
+            raise CameraError(_PICAMERA2_MISSING) from exc
+        if detect_on_lores and lores is None:
+            raise SourceConfigError("detect_on_lores needs a lores size, e.g. lores = [640, 480]")
+        self._clock = clock
+        self.detect_on_lores = detect_on_lores
+        self._lock_after = lock_after_frames
+        self._frames = 0
+        try:
+            cameras = Picamera2.global_camera_info()
+        except Exception as exc:  # the library itself fails when libcamera is broken
+            raise CameraError(f"The Raspberry Pi camera system is not working: {exc}") from exc
+        if len(cameras) <= camera_num:
+            raise CameraError("No Raspberry Pi camera is connected"
+                              + (f" as camera {camera_num}" if camera_num else "")
+                              + ": check the ribbon cable, then restart.")
+        try:
+            self._cam = Picamera2(camera_num)
+        except Exception as exc:
+            raise CameraError("The Raspberry Pi camera is busy: another program is using it "
+                              f"(close it, or restart). Details: {exc}") from exc
+        try:
+            streams: dict[str, Any] = {"main": {"size": tuple(size), "format": "RGB888"}}
+            if lores is not None:
+                streams["lores"] = {"size": tuple(lores), "format": "YUV420"}
+            config = self._cam.create_video_configuration(**streams,
+                                                          controls=self._fixed_controls(
+                                                              exposure_us, analogue_gain,
+                                                              colour_gains, lens_position))
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as exc:
+            self._cam.close()
+            raise CameraError(f"The Raspberry Pi camera would not start: {exc}") from exc
+
+    def _fixed_controls(self, exposure_us, analogue_gain, colour_gains, lens_position) -> dict:
+        available = getattr(self._cam, "camera_controls", None) or {}
+        wanted: dict[str, Any] = {}
+        if exposure_us is not None or analogue_gain is not None:
+            wanted["AeEnable"] = False
+            if exposure_us is not None:
+                wanted["ExposureTime"] = int(exposure_us)
+            if analogue_gain is not None:
+                wanted["AnalogueGain"] = float(analogue_gain)
+        if colour_gains is not None:
+            wanted["AwbEnable"] = False
+            wanted["ColourGains"] = (float(colour_gains[0]), float(colour_gains[1]))
+        if lens_position is not None:
+            wanted["AfMode"] = _AF_MODE_MANUAL
+            wanted["LensPosition"] = float(lens_position)
+        if available:
+            for name in [n for n in wanted if n not in available]:
+                log.warning("this camera has no %s control; ignored", name)
+                del wanted[name]
+        return wanted
+
+    def _capture(self, stream: str) -> np.ndarray:
+        import cv2
+
+        try:
+            array = self._cam.capture_array(stream)
+        except Exception as exc:
+            raise CameraError(f"The Raspberry Pi camera stopped giving pictures: {exc}") from exc
+        if stream == "lores":  # YUV420: height*3/2 rows
+            return cv2.cvtColor(array, cv2.COLOR_YUV2BGR_I420)
+        return _as_bgr(array)
+
+    def _maybe_lock(self) -> None:
+        self._frames += 1
+        if self._lock_after is None or self._frames != self._lock_after:
+            return
+        try:
+            meta = self._cam.capture_metadata()
+            controls = {"AeEnable": False, "AwbEnable": False}
+            for name in ("ExposureTime", "AnalogueGain", "ColourGains"):
+                if name in meta:
+                    controls[name] = meta[name]
+            self._cam.set_controls(controls)
+        except Exception as exc:
+            log.warning("could not freeze exposure and white balance: %s", exc)
+
+    def read(self) -> Frame | None:
+        image = self._capture("lores" if self.detect_on_lores else "main")
+        self._maybe_lock()
+        return Frame(image, self._clock())
+
+    def read_full(self) -> Frame:
+        """A picture from the main (full-size) stream."""
+        return Frame(self._capture("main"), self._clock())
+
+    def close(self) -> None:
+        try:
+            self._cam.stop()
+        finally:
+            self._cam.close()
+
+
+# --------------------------------------------------------------------------- configuration
+
+_KINDS: dict[str, tuple[str, ...]] = {
+    "picamera2": ("camera_num", "size", "lores", "detect_on_lores", "exposure_us",
+                  "analogue_gain", "colour_gains", "lens_position", "lock_after_frames"),
+    "opencv": ("device", "width", "height", "fps", "loop"),
+    "folder": ("path", "loop"),
+    "synthetic": None,  # options go to the synthetic camera as they are
+}
+
+
+def _pair(config: Mapping, key: str) -> None:
+    value = config.get(key)
+    if value is None:
+        return
+    if (not isinstance(value, list | tuple) or len(value) != 2
+            or not all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
+                       for v in value)):
+        raise SourceConfigError(f"camera setting {key} = {value!r}: give two positive numbers, "
+                                "e.g. [640, 480]")
+
+
+def _positive(config: Mapping, key: str) -> None:
+    value = config.get(key)
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise SourceConfigError(f"camera setting {key} = {value!r}: give a positive number")
+
+
+def _check_synthetic(options: Mapping[str, Any]) -> None:
+    import inspect
+
+    try:
+        from vision.synthetic import SyntheticCamera
+    except ImportError:
+        return  # said when it is opened
+    params = inspect.signature(SyntheticCamera).parameters
+    known = [n for n, p in params.items() if p.kind == p.KEYWORD_ONLY and n != "clock"]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise SourceConfigError(f"camera setting {unknown[0]!r} is unknown for kind "
+                                f"'synthetic'; known settings: {', '.join(known)}")
+
+
+def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The configuration, checked: a copy without "kind", or SourceConfigError."""
+    if not isinstance(config, Mapping):
+        raise SourceConfigError(f"camera configuration {config!r}: expected a table of settings "
+                                "with a kind")
+    kind = config.get("kind")
+    if kind not in _KINDS:
+        raise SourceConfigError(f"camera kind {kind!r} is unknown: choose one of "
+                                f"{', '.join(_KINDS)}")
+    options = {k: v for k, v in config.items() if k != "kind"}
+    allowed = _KINDS[kind]
+    if allowed is not None:
+        unknown = sorted(set(options) - set(allowed))
+        if unknown:
+            raise SourceConfigError(f"camera setting {unknown[0]!r} is unknown for kind {kind!r}; "
+                                    f"known settings: {', '.join(allowed)}")
+    if kind == "folder" and not isinstance(options.get("path"), str | Path):
+        raise SourceConfigError("a folder camera needs a path, e.g. path = \"frames/\"")
+    if kind == "opencv":
+        device = options.get("device", 0)
+        if isinstance(device, bool) or not isinstance(device, int | str) or (
+                isinstance(device, int) and device < 0):
+            raise SourceConfigError(f"camera setting device = {device!r}: give a device number "
+                                    "(0, 1, ...) or a video file path")
+        for key in ("width", "height", "fps"):
+            _positive(options, key)
+    if kind == "synthetic":
+        _check_synthetic(options)
+    if kind == "picamera2":
+        for key in ("size", "lores", "colour_gains"):
+            _pair(options, key)
+        for key in ("exposure_us", "analogue_gain", "lens_position", "lock_after_frames",
+                    "camera_num"):
+            _positive(options, key)
+        for key in ("size", "lores", "colour_gains"):
+            if options.get(key) is not None:
+                cast = float if key == "colour_gains" else int
+                options[key] = tuple(cast(v) for v in options[key])
+    return options
+
+
+def parse_source(spec: str) -> dict[str, Any]:
+    """A camera configuration from a command-line word.
+
+    ``picamera2``, ``opencv`` or ``opencv:1`` (device), ``opencv:game.mp4`` (video file),
+    ``folder:DIR``, ``synthetic`` or ``synthetic:seed=3,cards=2``, a bare number (webcam),
+    a folder or video path, or ``FILE.toml`` (its ``[camera]`` table).
+    """
+    spec = spec.strip()
+    if not spec:
+        raise SourceConfigError("empty camera choice: give e.g. picamera2, opencv:0, "
+                                "folder:DIR or synthetic")
+    kind, _, rest = spec.partition(":")
+    if kind in ("picamera2", "opencv", "folder", "synthetic"):
+        if kind == "picamera2":
+            return {"kind": "picamera2", **_options(rest)}
+        if kind == "opencv":
+            if not rest:
+                return {"kind": "opencv", "device": 0}
+            return {"kind": "opencv", "device": int(rest) if rest.isdigit() else rest}
+        if kind == "folder":
+            if not rest:
+                raise SourceConfigError("folder: needs a path, e.g. folder:frames/")
+            return {"kind": "folder", "path": rest}
+        return {"kind": "synthetic", **_options(rest)}
+    if spec.isdigit():
+        return {"kind": "opencv", "device": int(spec)}
+    path = Path(spec)
+    if path.suffix.lower() == ".toml":
+        return load_camera_config(path)
+    if path.is_dir():
+        return {"kind": "folder", "path": spec}
+    if path.is_file():
+        return {"kind": "opencv", "device": spec}
+    raise SourceConfigError(f"camera {spec!r}: not a camera kind, device number, folder or file "
+                            "(try picamera2, opencv:0, folder:DIR or synthetic)")
+
+
+def _options(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise SourceConfigError(f"camera option {item!r}: write it as name=value")
+        out[key.strip()] = _value(value.strip())
+    return out
+
+
+def _value(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    if "x" in text and all(p.isdigit() for p in text.split("x", 1)):
+        a, b = text.split("x", 1)
+        return [int(a), int(b)]
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def load_camera_config(path: str | Path, section: str = "camera") -> dict[str, Any]:
+    """The ``[camera]`` table of a TOML file."""
+    import tomllib
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SourceConfigError(f"the settings file {str(path)!r} does not exist") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SourceConfigError(
+            f"the settings file {str(path)!r} is not valid TOML: {exc}") from None
+    table = data.get(section)
+    if not isinstance(table, dict):
+        raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table")
+    return table
+
+
+def make_source(config: Mapping[str, Any], *,
+                clock: Callable[[], float] = time.monotonic) -> CameraSource:
+    """Open the camera the configuration describes. Raises CameraError or SourceConfigError."""
+    options = check_config(config)
+    kind = config["kind"]
+    if kind == "folder":
+        return FolderSource(options["path"], loop=bool(options.get("loop", False)), clock=clock)
+    if kind == "opencv":
+        return OpenCVSource(options.pop("device", 0), clock=clock, **options)
+    if kind == "picamera2":
+        return PiCamera2Source(clock=clock, **options)
+    try:
+        from vision.synthetic import SyntheticCamera
+    except ImportError as exc:
+        raise CameraError("The synthetic camera is not available in this installation.") from exc
+    for key in ("size",):
+        if isinstance(options.get(key), list):
+            options[key] = tuple(options[key])
+    try:
+        return SyntheticCamera(clock=clock, **options)
+    except TypeError as exc:
+        raise SourceConfigError(f"synthetic camera settings {options!r}: {exc}") from None
+
+
+def open_source(config: Mapping[str, Any], *, clock: Callable[[], float] = time.monotonic,
+                sleep: Callable[[float], None] = time.sleep, **backoff: float) -> ResilientSource:
+    """The camera the configuration describes, wrapped so that it never crashes the caller.
+
+    A bad configuration raises SourceConfigError at once (retrying cannot fix it); a camera
+    that is missing or busy is retried with backoff (see ResilientSource).
+    """
+    check_config(config)
+    return ResilientSource(lambda: make_source(config, clock=clock), clock=clock, sleep=sleep,
+                           **backoff)
+
+
+# --------------------------------------------------------------------------- resilience
+
+STARTING = "starting"
+OK = "ok"
+RECONNECTING = "reconnecting"
+ENDED = "ended"
+MISCONFIGURED = "misconfigured"
+
+
+class ResilientSource:
+    """Wraps a way to open a camera; read() never raises.
+
+    While the camera is missing, busy or unplugged, read() returns None, ``status`` is
+    "reconnecting" and ``message`` says what is wrong in plain words; it tries again after
+    ``first_delay`` seconds, doubling up to ``max_delay``. A recorded source (folder, file)
+    that has ended gives status "ended"; a setting the camera refuses gives "misconfigured"
+    (no retry: it needs fixing). ``clock`` and ``sleep`` are injectable for tests.
+    """
+
+    def __init__(self, opener: Callable[[], CameraSource], *,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 first_delay: float = 0.5, max_delay: float = 30.0, factor: float = 2.0) -> None:
+        if first_delay <= 0 or max_delay < first_delay or factor < 1:
+            raise ValueError(f"backoff first_delay={first_delay}, max_delay={max_delay}, "
+                             f"factor={factor}: need 0 < first_delay <= max_delay, factor >= 1")
+        self._opener = opener
+        self._clock = clock
+        self._sleep = sleep
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self.factor = factor
+        self._source: CameraSource | None = None
+        self._delay = first_delay
+        self._retry_at = clock()  # try at once
+        self.status = STARTING
+        self.message = "Starting the camera."
+        self.failures = 0  # failed attempts in a row
+        self._closed = False
+
+    @property
+    def source(self) -> CameraSource | None:
+        """The camera currently open, if any."""
+        return self._source
+
+    def _fail(self, exc: BaseException, lost: bool) -> None:
+        if self._source is not None:
+            try:
+                self._source.close()
+            except Exception:  # closing a broken camera may fail too; it is gone either way
+                pass
+            self._source = None
+        self.failures += 1
+        now = self._clock()
+        what = str(exc) if isinstance(exc, CameraError) else f"The camera failed ({exc})."
+        self.status = RECONNECTING
+        self._retry_at = now + self._delay
+        self.message = (f"{what} Trying again in {self._delay:g} s."
+                        if not lost else f"{what} Reconnecting in {self._delay:g} s.")
+        log.warning("%s", self.message)
+        self._delay = min(self._delay * self.factor, self.max_delay)
+
+    def read(self) -> Frame | None:
+        if self._closed or self.status in (ENDED, MISCONFIGURED):
+            return None
+        if self._source is None:
+            if self._clock() < self._retry_at:
+                return None
+            try:
+                self._source = self._opener()
+            except SourceConfigError as exc:  # retrying cannot fix a wrong setting
+                self.status = MISCONFIGURED
+                self.message = f"Camera setting problem: {exc}"
+                log.error("%s", self.message)
+                return None
+            except Exception as exc:  # any failure to open is a camera problem, retried
+                self._fail(exc, lost=False)
+                return None
+        try:
+            frame = self._source.read()
+        except Exception as exc:
+            self._fail(exc, lost=True)
+            return None
+        if frame is None:
+            if getattr(self._source, "ended", False):
+                self.status = ENDED
+                self.message = "The recording has ended."
+            return None
+        if self.status != OK:
+            self.status = OK
+            self.message = "The camera is working."
+            self.failures = 0
+            self._delay = self.first_delay
+        return frame
+
+    def wait_frame(self, timeout: float = 10.0, poll: float = 0.02) -> Frame | None:
+        """Read until a frame comes, the recording ends or ``timeout`` seconds pass."""
+        deadline = self._clock() + timeout
+        while True:
+            frame = self.read()
+            if frame is not None or self.status in (ENDED, MISCONFIGURED):
+                return frame
+            now = self._clock()
+            if now >= deadline:
+                return None
+            wait = poll if self._source is not None else max(self._retry_at - now, poll)
+            self._sleep(min(wait, deadline - now))
+
+    def frames(self) -> Iterator[Frame]:
+        """Frames until the recording ends (forever for a live camera)."""
+        while self.status not in (ENDED, MISCONFIGURED) and not self._closed:
+            frame = self.wait_frame(timeout=self.max_delay)
+            if frame is not None:
+                yield frame
+
+    def close(self) -> None:
+        self._closed = True
+        if self._source is not None:
+            self._source.close()
+            self._source = None

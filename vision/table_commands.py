@@ -1,0 +1,230 @@
+"""Commands for setting up a table's camera: `companion enroll` and `companion camera-check`.
+
+OpenCV and the camera libraries are imported inside the command functions only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+# The six identities (vision.enroll.IDENTITIES), spelt out so the command line starts
+# without numpy.
+IDENTITIES = ("ghost", "vampire", "living_armor", "butler", "cook", "cleaner")
+
+
+def default_source() -> str:
+    """The camera to use when none is given: $COMPANION_CAMERA, else the Raspberry Pi camera
+    when its library is installed, else the first webcam."""
+    if os.environ.get("COMPANION_CAMERA"):
+        return os.environ["COMPANION_CAMERA"]
+    if importlib.util.find_spec("picamera2") is not None:
+        return "picamera2"
+    return "opencv:0"
+
+
+SOURCE_HELP = ("camera: picamera2, opencv:N (webcam), a video file, folder:DIR, "
+               "synthetic[:name=value,...] or FILE.toml with a [camera] table "
+               "(default: $COMPANION_CAMERA, else picamera2 if installed, else opencv:0)")
+
+
+def register_table_commands(sub) -> None:
+    p = sub.add_parser("enroll", help="take reference pictures of each card with the camera",
+                       description="Guided capture of card references: lay each card in slot A "
+                                   "and press Enter. Warns when two cards look too alike.")
+    p.add_argument("--out", required=True, type=Path, help="folder for the references")
+    p.add_argument("--source", default=None, help=SOURCE_HELP)
+    p.add_argument("--labels", default=",".join(IDENTITIES),
+                   help="comma-separated card names (default: the six identities)")
+    p.add_argument("--slot", default="a", choices=["a", "b"], help="slot to lay cards in")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds to wait for the camera (default 10)")
+    p.set_defaults(func=cmd_enroll)
+
+    p = sub.add_parser("camera-check", help="show what the camera sees: mat, slots and cards",
+                       description="Grab one picture, find the mat, its slots and the cards, "
+                                   "draw them, and say what was found.")
+    p.add_argument("--source", default=None, help=SOURCE_HELP)
+    p.add_argument("--refs", type=Path, default=None,
+                   help="reference folder to read the cards with (else cards are only found)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="save the picture here (PNG); without it the picture is shown in a "
+                        "window, or saved as camera-check.png when there is no screen")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds to wait for the camera (default 10)")
+    p.set_defaults(func=cmd_camera_check)
+
+
+def _open(spec: str | None, timeout: float):
+    """(source config, ResilientSource) or an error message."""
+    from vision.sources import SourceConfigError, open_source, parse_source
+
+    spec = spec or default_source()
+    try:
+        config = parse_source(spec)
+        return config, open_source(config, max_delay=max(0.5, timeout / 4)), None
+    except SourceConfigError as exc:
+        return None, None, f"Camera setting problem: {exc}"
+
+
+def _load_recognizer(refs: Path):
+    try:
+        from vision.recognize import Recognizer
+    except ImportError:
+        return None, "Card recognition is not installed in this copy of the companion."
+    if not refs.is_dir():
+        return None, f"The reference folder {str(refs)!r} does not exist."
+    try:
+        return Recognizer.from_dir(refs), None
+    except (ValueError, OSError) as exc:
+        return None, f"Cannot use the references in {str(refs)!r}: {exc}"
+
+
+def _find_cards():
+    try:
+        from vision.detect import find_cards
+    except ImportError:
+        return None
+    return find_cards
+
+
+def cmd_camera_check(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.camera_check import check_frame
+
+    recognizer = None
+    if args.refs is not None:
+        recognizer, problem = _load_recognizer(args.refs)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
+    _, source, problem = _open(args.source, args.timeout)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    try:
+        frame = source.wait_frame(args.timeout)
+        if frame is None:
+            print(f"No picture from the camera. {source.message}", file=sys.stderr)
+            return 1
+        report = check_frame(frame.image, recognizer=recognizer, find_cards=_find_cards())
+    finally:
+        source.close()
+    for line in report.lines:
+        print(line)
+    out = args.out
+    if out is None and _show(report.picture):
+        return 0 if report.mat is not None else 1
+    out = out or Path("camera-check.png")
+    if out.suffix.lower() != ".png":
+        out = out.with_suffix(out.suffix + ".png") if out.suffix else out.with_suffix(".png")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ok = cv2.imwrite(str(out), report.picture)
+    except (OSError, cv2.error):
+        ok = False
+    if not ok:
+        print(f"Could not save the picture to {str(out)!r}.", file=sys.stderr)
+        return 1
+    print(f"Picture saved to {out}.")
+    return 0 if report.mat is not None else 1
+
+
+def _show(picture) -> bool:
+    """Show the picture in a window until a key or click; False when there is no screen."""
+    if os.environ.get("SDL_VIDEODRIVER") == "dummy" or not (
+            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    try:
+        import pygame
+    except ImportError:
+        return False
+    try:
+        pygame.display.init()
+        h, w = picture.shape[:2]
+        screen = pygame.display.set_mode((w, h))
+        pygame.display.set_caption("camera check - press any key to close")
+        surface = pygame.image.frombuffer(picture[:, :, ::-1].tobytes(), (w, h), "RGB")
+        screen.blit(surface, (0, 0))
+        pygame.display.flip()
+        while True:
+            event = pygame.event.wait()
+            if event.type in (pygame.QUIT, pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+                return True
+    except pygame.error:
+        return False
+    finally:
+        pygame.display.quit()
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from vision.enroll import EnrollError, check_labels, enroll, pretty, too_alike
+
+    try:
+        labels = check_labels(s.strip() for s in args.labels.split(",") if s.strip())
+    except EnrollError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    find_cards = _find_cards()
+    if find_cards is None:
+        print("Card detection is not installed in this copy of the companion.", file=sys.stderr)
+        return 2
+    config, source, problem = _open(args.source, args.timeout)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    flush = 0 if config.get("kind") == "folder" else 2
+    hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
+        "kind") == "synthetic" else None
+    try:
+        result = enroll(source, args.out, labels, find_cards=find_cards, ask=_ask,
+                        slot=args.slot, flush=flush, timeout=args.timeout, before_capture=hook)
+    except EnrollError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    finally:
+        source.close()
+    done = sum(len(v) for v in result.saved.values())
+    print(f"{done} reference picture{'s' if done != 1 else ''} saved in {args.out}.")
+    if result.skipped:
+        print("Not enrolled: " + ", ".join(pretty(s) for s in result.skipped) + ".")
+    recognizer, problem = _load_recognizer(args.out)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    for a, b, score in too_alike(args.out, type(recognizer)):
+        print(f"Warning: {pretty(a)} and {pretty(b)} look too alike to tell apart "
+              f"(similarity {score:.2f}). Take their pictures again in steady light, "
+              "flat in the slot, or the companion may ask which card it is.")
+    return 0 if not result.skipped and not result.stopped else 1
+
+
+def _synthetic_player(source, slot: str, timeout: float):
+    """On the synthetic table nobody lays the cards: lay each asked card in the slot (taking
+    the previous one away) and wait until it lies still."""
+    import time
+
+    def lay(label: str) -> None:
+        source.wait_frame(timeout)  # opens the camera if it is not open yet
+        camera = source.source
+        if camera is None or not hasattr(camera, "lay"):
+            return
+        if slot in camera.lying():
+            camera.take(slot)
+            time.sleep(camera.settle)
+        if label in camera.cards:
+            camera.lay(slot, label)
+            time.sleep(camera.settle)
+
+    return lay
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        return "q"

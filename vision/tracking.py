@@ -1,0 +1,347 @@
+"""Reveal tracking: from what the camera reads, frame after frame, to the events the app uses.
+
+Two layers:
+
+- ``RevealLogic``: pure, no images. Each frame it gets, per slot of the mat, what was read
+  there (a label and a score, "a card I cannot read", or nothing) and gives events:
+  ``CardLaid(label, zone, score)``, ``CardTaken(label, zone)``, ``CardUnsure(zone)``.
+  A change counts only once it has lasted a few frames, and each card lying there is
+  reported once, so a hand passing over the mat gives no events.
+- ``RevealTracker``: feeds camera frames through the recogniser into RevealLogic. It first
+  compares a tiny grey copy of the frame with the last one it examined; when nothing moved
+  it skips detection and recognition and counts the frame as a repeat of the last reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from vision.frames import Frame
+from vision.mat import ZONES, MatView, Zone, describe_markers, detect_markers, mat_from_markers
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class CardLaid:
+    """A card was laid face up in a slot and read as `label` (score: the weakest of the
+    readings that made it count)."""
+
+    label: str
+    zone: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken:
+    """The card that lay in a slot was taken away. label is None if it was never read."""
+
+    label: str | None
+    zone: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardUnsure:
+    """A card lies in a slot but cannot be read for sure: ask the players which it is."""
+
+    zone: str
+
+
+Event = CardLaid | CardTaken | CardUnsure
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneReading:
+    """What was read in one slot in one frame: a label, or None for a card not recognised."""
+
+    label: str | None
+    score: float
+
+
+# --------------------------------------------------------------------------- pure logic
+
+
+class _Empty:
+    def __repr__(self) -> str:
+        return "EMPTY"
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+
+EMPTY = _Empty()  # nothing in the slot
+UNKNOWN = _Unknown()  # a card nobody can read
+
+
+@dataclass(slots=True)
+class _Slot:
+    shown: Any = EMPTY  # what the app was last told: EMPTY, UNKNOWN or a label
+    candidate: Any = EMPTY  # what the last frames agree on
+    count: int = 0  # for how many frames in a row
+    scores: list[float] = field(default_factory=list)
+    unread_is_shown: bool = False  # the players named this card: unreadable means it
+
+
+class RevealLogic:
+    """Per-frame slot readings in, reveal events out. No images, no clock: frames are counted.
+
+    ``stable_frames``: a card read the same way this many frames in a row is laid.
+    ``taken_frames``: a card that was laid counts as taken (or turned unreadable) only after
+    this many frames without it: a hand over it for a moment changes nothing.
+    ``unsure_frames``: a card that cannot be read must lie there this long before the players
+    are asked (a card still in the hand laying it is often unreadable for a moment).
+    """
+
+    def __init__(self, zones: Iterable[str] = tuple(z.name for z in ZONES), *,
+                 stable_frames: int = 3, taken_frames: int | None = None,
+                 unsure_frames: int | None = None,
+                 lying: Mapping[str, str | None] | None = None) -> None:
+        for name, value in (("stable_frames", stable_frames), ("taken_frames", taken_frames),
+                            ("unsure_frames", unsure_frames)):
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name} = {value!r}: give a whole number of frames, 1 or more")
+        self.stable_frames = stable_frames
+        self.taken_frames = taken_frames if taken_frames is not None else 2 * stable_frames
+        self.unsure_frames = unsure_frames if unsure_frames is not None else 2 * stable_frames
+        self._slots = {name: _Slot() for name in zones}
+        if not self._slots:
+            raise ValueError("no slots to watch")
+        for zone, label in (lying or {}).items():
+            self.assume(zone, label)
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        return tuple(self._slots)
+
+    @property
+    def lying(self) -> dict[str, str | None]:
+        """The cards the app was told about: zone -> label (None: there but unread)."""
+        return {name: (None if slot.shown is UNKNOWN else slot.shown)
+                for name, slot in self._slots.items() if slot.shown is not EMPTY}
+
+    def assume(self, zone: str, label: str | None) -> None:
+        """Take it as known that ``label`` lies in ``zone`` (None: an unread card; use
+        ``forget`` for nothing): the players chose it in the card picker, or the game was
+        resumed after a restart. No event is given for it; a different card read there
+        later is reported as a swap."""
+        if zone not in self._slots:
+            raise ValueError(f"no slot {zone!r} (slots: {', '.join(self._slots)})")
+        key = UNKNOWN if label is None else label
+        slot = self._slots[zone]
+        slot.shown = key
+        slot.unread_is_shown = label is not None
+        if slot.candidate != key:
+            slot.candidate, slot.count, slot.scores = key, 0, []
+
+    def forget(self, zone: str) -> None:
+        """Take it as known that nothing lies in ``zone``."""
+        if zone not in self._slots:
+            raise ValueError(f"no slot {zone!r} (slots: {', '.join(self._slots)})")
+        self._slots[zone] = _Slot()
+
+    def reset(self) -> None:
+        """Forget everything (e.g. the table was cleared and a new game starts)."""
+        self._slots = {name: _Slot() for name in self._slots}
+
+    def _needed(self, shown: Any, key: Any) -> int:
+        if isinstance(shown, str) and (key is EMPTY or key is UNKNOWN):
+            return self.taken_frames
+        if shown is UNKNOWN and key is EMPTY:
+            return self.taken_frames
+        if key is UNKNOWN:
+            return self.unsure_frames
+        return self.stable_frames
+
+    def feed(self, readings: Mapping[str, ZoneReading | None]) -> list[Event]:
+        """One frame's readings (slots missing from the mapping are empty) -> events."""
+        unknown = [z for z in readings if z not in self._slots]
+        if unknown:
+            raise ValueError(f"reading for slot {unknown[0]!r}, which is not watched "
+                             f"(slots: {', '.join(self._slots)})")
+        events: list[Event] = []
+        for name, slot in self._slots.items():
+            reading = readings.get(name)
+            if reading is None:
+                key: Any = EMPTY
+            else:
+                key = reading.label if reading.label is not None else UNKNOWN
+            if key is UNKNOWN and slot.unread_is_shown:
+                key = slot.shown  # still the card the players named, still unreadable
+            if key == slot.candidate:
+                slot.count += 1
+            else:
+                slot.candidate, slot.count, slot.scores = key, 1, []
+            slot.scores.append(reading.score if reading is not None else 0.0)
+            if key == slot.shown:
+                continue
+            needed = self._needed(slot.shown, key)
+            if slot.count < needed:
+                continue
+            if isinstance(slot.shown, str):
+                events.append(CardTaken(slot.shown, name))
+            elif slot.shown is UNKNOWN and key is EMPTY:
+                events.append(CardTaken(None, name))
+            if isinstance(key, str):
+                events.append(CardLaid(key, name, float(min(slot.scores[-needed:]))))
+            elif key is UNKNOWN:
+                events.append(CardUnsure(name))
+            slot.shown = key
+            slot.unread_is_shown = False
+        return events
+
+
+# --------------------------------------------------------------------------- from frames
+
+
+class Recognizer(Protocol):
+    def read(self, image: np.ndarray) -> list[Any]:
+        """Readings with .label (str | None), .score (float) and .corners (4x2 image px)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedReading:
+    """A recogniser reading with its place on the mat."""
+
+    label: str | None
+    score: float
+    corners: np.ndarray  # 4x2, image px
+    centre_mm: tuple[float, float]
+    zone: str | None
+
+
+class RevealTracker:
+    """Camera frames in, reveal events out.
+
+    ``recognizer``: anything with ``read(image) -> [reading(label, score, corners)]``.
+    ``stable_frames``, ``taken_frames``, ``unsure_frames``: see RevealLogic.
+    ``change_level`` (grey levels, 0-255) and ``change_fraction`` (of the tiny copy's pixels):
+    how much must move before a frame is examined again. ``check_width``: about the tiny
+    copy's width in pixels. ``mat_every``: seconds between looks for the mat's markers while the
+    picture changes (the mat is also looked for whenever it is not known).
+    ``find_markers``: the marker finder (tests may replace it).
+    """
+
+    def __init__(self, recognizer: Recognizer, *, stable_frames: int = 3,
+                 taken_frames: int | None = None, unsure_frames: int | None = None,
+                 zones: Iterable[Zone] = ZONES, change_level: int = 12,
+                 change_fraction: float = 0.002, check_width: int = 80, mat_every: float = 2.0,
+                 find_markers: Callable[[np.ndarray], dict] = detect_markers) -> None:
+        self.recognizer = recognizer
+        self.zones = tuple(zones)
+        self.logic = RevealLogic((z.name for z in self.zones), stable_frames=stable_frames,
+                                 taken_frames=taken_frames, unsure_frames=unsure_frames)
+        if not 0 <= change_fraction < 1 or not 0 <= change_level < 255 or check_width < 8:
+            raise ValueError(f"change_level={change_level}, change_fraction={change_fraction}, "
+                             f"check_width={check_width}: out of range")
+        self.change_level = change_level
+        self.change_fraction = change_fraction
+        self.check_width = check_width
+        self.mat_every = mat_every
+        self._find_markers = find_markers
+        self.mat: MatView | None = None
+        self._mat_t: float | None = None
+        self.markers_seen: tuple[int, ...] = ()
+        self.placed: list[PlacedReading] = []  # the last examined frame's readings
+        self._last_small: np.ndarray | None = None
+        self._last_readings: dict[str, ZoneReading] | None = None
+        self.examined = 0  # frames that went through detection and recognition
+        self.skipped = 0  # frames in which nothing moved
+        self.message = "Looking for the mat."
+
+    @property
+    def lying(self) -> dict[str, str | None]:
+        return self.logic.lying
+
+    def assume(self, zone: str, label: str | None) -> None:
+        """See RevealLogic.assume: e.g. the card the players picked for an unread one."""
+        self.logic.assume(zone, label)
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        """A tiny grey copy: every step-th pixel, then 2x2 averaging (cheap and steady
+        against sensor noise)."""
+        import cv2
+
+        step = max(1, image.shape[1] // (2 * self.check_width))
+        sub = np.ascontiguousarray(image[::step, ::step])
+        h, w = sub.shape[:2]
+        small = cv2.resize(sub, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return small
+
+    def changed(self, small: np.ndarray) -> bool:
+        """Whether the tiny grey copy differs from the last examined frame's."""
+        import cv2
+
+        last = self._last_small
+        if last is None or last.shape != small.shape:
+            return True
+        moved = cv2.absdiff(small, last) > self.change_level
+        return int(np.count_nonzero(moved)) > self.change_fraction * moved.size
+
+    def feed(self, frame: Frame | np.ndarray) -> list[Event]:
+        """One camera frame -> the events it completes (usually none)."""
+        image = frame.image if isinstance(frame, Frame) else frame
+        t = frame.t if isinstance(frame, Frame) else None
+        small = self._small(image)
+        if not self.changed(small):
+            self.skipped += 1
+            if self._last_readings is None:
+                return []
+            return self.logic.feed(self._last_readings)
+        self.examined += 1
+        self._last_small = small
+        self._update_mat(image, t)
+        if self.mat is None:
+            self._last_readings = None
+            self.placed = []
+            return []
+        readings = self.recognizer.read(image)
+        # What does not measure a card on the mat (a slot's outline, a marker, a card still
+        # in the air) is not a card lying there.
+        self.placed = [self._place(r) for r in readings if self.mat.card_sized(r.corners)]
+        self._last_readings = self._per_zone(self.placed)
+        return self.logic.feed(self._last_readings)
+
+    def _update_mat(self, image: np.ndarray, t: float | None) -> None:
+        due = (self.mat is None or t is None or self._mat_t is None
+               or t - self._mat_t >= self.mat_every)
+        if not due:
+            return
+        markers = self._find_markers(image)
+        self.markers_seen = tuple(sorted(markers))
+        view = mat_from_markers(markers)
+        if view is not None:
+            self.mat, self._mat_t = view, t
+            self.message = "Mat found."
+        elif self.mat is None:
+            self.message = "The mat is not in view: " + describe_markers(markers) + "."
+        else:
+            self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
+                            + "): going by where the mat was.")
+
+    def _place(self, reading: Any) -> PlacedReading:
+        assert self.mat is not None
+        corners = np.asarray(reading.corners, np.float32).reshape(4, 2)
+        x, y = self.mat.card_centre_mm(corners)
+        zone = next((z.name for z in self.zones if z.contains(x, y)), None)
+        return PlacedReading(reading.label, float(reading.score), corners, (x, y), zone)
+
+    def _per_zone(self, placed: list[PlacedReading]) -> dict[str, ZoneReading]:
+        """One reading per slot: the card nearest the slot's centre."""
+        best: dict[str, tuple[float, PlacedReading]] = {}
+        for p in placed:
+            if p.zone is None:
+                continue
+            zone = next(z for z in self.zones if z.name == p.zone)
+            d = np.hypot(p.centre_mm[0] - (zone.x + zone.w / 2),
+                         p.centre_mm[1] - (zone.y + zone.h / 2))
+            if p.zone not in best or d < best[p.zone][0]:
+                best[p.zone] = (d, p)
+        return {name: ZoneReading(p.label, p.score) for name, (_, p) in best.items()}
