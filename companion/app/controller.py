@@ -631,6 +631,8 @@ class Controller:
         if self.phase == "cards":
             zone = self._missing_zone()
             who = pend.player if zone == "a" else pend.target
+            if pend.kind == "duel" and not pend.cards and not pend.picker:
+                return "prompt.lay_duel", {"player": pend.player, "target": pend.target}
             key = "prompt.pick" if pend.picker else "prompt.lay"
             if pend.kind == "reveal":
                 key += "_reveal"
