@@ -305,3 +305,33 @@ def test_a_key_during_autoplay_hands_the_table_to_the_person():
     app.pump_pygame([key])
     app.step()
     assert ctl.joined == [3]
+
+
+def test_blinking_dials_redraw_only_their_lights_and_match_a_full_redraw():
+    class Blinking:  # a virtual panel whose turn dial blinks on its own
+        on = True
+
+        def led_states(self):
+            rows = [[1.0] * 5 for _ in range(6)]
+            rows[3] = [1.0 if self.on else 0.0] * 4 + [0.0]  # Green, seat 4, health 4
+            return rows
+
+        def show(self, state):
+            pass
+
+    ctl, _ = SCENES["turn"]()
+    panel = Blinking()
+    surface = pygame.Surface((1280, 720))
+    updated = []
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel,
+                                                       card_art=False),
+              clock=lambda: 1.0, update=updated.append)
+    app.step()
+    panel.on = False
+    app.step()
+    assert app.redraws == 1 and app.light_redraws == 1 and updated and updated[0]
+    full = pygame.Surface((1280, 720))
+    TableScreen((1280, 720), panel=panel, card_art=False).draw(full, ctl)
+    a = pygame.surfarray.array3d(surface).astype(int)
+    b = pygame.surfarray.array3d(full).astype(int)
+    assert (np.abs(a - b).max(axis=2) > 0).sum() == 0

@@ -126,7 +126,6 @@ def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int |
               fps: int = 30, quit_after: float | None = None, on_pass=None) -> int:
     """Run the app until quit (0), the game is over with exit_when_over (0), quit_after
     seconds of wall time (0), or max_steps (1)."""
-    tick = pygame.time.Clock()
     steps = 0
     deadline = time.monotonic() + quit_after if quit_after else None
     app.redraw(force=True)
@@ -149,10 +148,14 @@ def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int |
             return 1
         if fast:
             continue
-        if app.ctl.effects or app.camera is not None or app.sim is not None:
-            tick.tick(fps)
+        # Sleep until a button comes (at once) or the next frame is due: an effect runs at
+        # `fps`, the camera gives 15 frames a second, and keys and touches wait 50 ms at most.
+        if app.ctl.effects:
+            app.wait(1 / fps)
+        elif app.camera is not None or app.sim is not None:
+            app.wait(1 / 15)
         else:
-            app.wait(0.05)  # idle: sleep until a button or 50 ms (then keys and touches)
+            app.wait(0.05)
     return 0
 
 
@@ -284,9 +287,10 @@ def cmd_demo(args) -> int:
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
     screen = TableScreen(size, panel=panel, warnings=warnings)
+    screen.warm()
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera_feed, sim=sim,
               clock=clock, screenshots=args.screenshots, sim_delay=0.0 if fast else 1.2,
-              flip=pygame.display.flip)
+              flip=pygame.display.flip, update=pygame.display.update)
     try:
         code = main_loop(app, pygame, fast=fast, exit_when_over=args.exit_when_over,
                          max_steps=args.max_steps if args.exit_when_over else None,
@@ -432,8 +436,9 @@ def cmd_run(args) -> int:
 
     screen = TableScreen(display.get_size(), panel=panel if virtual else None,
                          warnings=warnings)
+    screen.warm()
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
-              clock=time.monotonic, flip=pygame.display.flip)
+              clock=time.monotonic, flip=pygame.display.flip, update=pygame.display.update)
 
     def on_pass():
         if kiosk is not None:

@@ -23,7 +23,8 @@ class App:
 
     def __init__(self, ctl, *, inputs: queue.Queue | None = None, display=None, screen=None,
                  camera=None, sim=None, clock: Callable[[], float], screenshots: Path | None = None,
-                 sim_delay: float = 0.0, flip: Callable[[], None] | None = None):
+                 sim_delay: float = 0.0, flip: Callable[[], None] | None = None,
+                 update: Callable[[list], None] | None = None):
         self.ctl = ctl
         self.inputs = inputs if inputs is not None else queue.Queue()
         self.display = display
@@ -34,6 +35,8 @@ class App:
         self.screenshots = screenshots
         self.sim_delay = sim_delay
         self.flip = flip
+        self.update = update  # shows parts of the screen (pygame.display.update)
+        self.light_redraws = 0
         self.drawn_version = -1
         self.redraws = 0
         self.shots: dict[str, Path] = {}
@@ -157,9 +160,18 @@ class App:
             return bool(drawn)
         lights = self._lights()
         animating = bool(self.ctl.effects)
-        if not force and not animating and self.ctl.version == self.drawn_version \
-                and lights == self._drawn_lights:
-            return False
+        if not force and not animating and self.ctl.version == self.drawn_version:
+            if lights == self._drawn_lights:
+                return False
+            # Only the virtual dials moved (a blinking turn): redraw just their lights.
+            self._drawn_lights = lights
+            areas = self.screen.draw_lights(self.display, self.ctl)
+            if areas and self.update is not None:
+                self.update(areas)
+            elif self.flip is not None:
+                self.flip()
+            self.light_redraws += 1
+            return True
         self._drawn_lights = lights
         self.screen.draw(self.display, self.ctl)
         self.drawn_version = self.ctl.version
