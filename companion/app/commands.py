@@ -184,7 +184,7 @@ def _close(device) -> None:
 def synthetic_camera(clock, seed: int, inputs, *, settle: float = 0.6):
     """The demo's camera: a synthetic camera over the printed mat, read by the real card
     recogniser and reveal tracker. (feed, camera, None) or (None, None, reason)."""
-    from companion.app.devices import CameraFeed  # noqa: PLC0415
+    from companion.app.devices import CameraFeed, quiet_opencv  # noqa: PLC0415
     from companion.app.screens.assets import assets_dir  # noqa: PLC0415
 
     try:
@@ -193,6 +193,7 @@ def synthetic_camera(clock, seed: int, inputs, *, settle: float = 0.6):
         from vision.tracking import RevealTracker  # noqa: PLC0415
     except ImportError as err:
         return None, None, f"card recognition is not installed ({err})"
+    quiet_opencv()
     cards = assets_dir() / "cards"
     try:
         recognizer = Recognizer.from_dir(cards)

@@ -116,6 +116,16 @@ def virtual_panel(inputs: queue.Queue):
         return VirtualPanel(inputs)
 
 
+def quiet_opencv() -> None:
+    """One OpenCV thread: the app's work per frame is small (a tiny copy compared with the
+    last), and waking a pool of threads for it 15 times a second costs more than it saves."""
+    try:
+        import cv2  # noqa: PLC0415
+    except ImportError:
+        return
+    cv2.setNumThreads(1)
+
+
 def open_camera(config, inputs: queue.Queue, references=None):
     """A CameraFeed on the configured camera, or (None, reason).
 
@@ -130,6 +140,7 @@ def open_camera(config, inputs: queue.Queue, references=None):
         return None, f"card recognition is not installed ({err})"
     from companion.app.screens.assets import assets_dir  # noqa: PLC0415
 
+    quiet_opencv()
     refs = references or assets_dir() / "cards"
     try:
         recognizer = Recognizer.from_dir(refs)
