@@ -12,7 +12,6 @@ import pytest
 
 import vision.synthetic as synthetic
 from vision.camera_check import check_frame
-from vision.mat import render_mat
 from vision.recognize import Recognizer
 from vision.sources import ResilientSource
 from vision.table_commands import register_table_commands
@@ -28,8 +27,7 @@ def recognizer():
 
 @pytest.fixture
 def printed_mat(monkeypatch):
-    """The synthetic camera looks at the mat as printed from assets/mat."""
-    monkeypatch.setattr(synthetic, "draw_mat", lambda px_per_mm=2.0, **_: render_mat(px_per_mm))
+    """The synthetic camera draws the mat as printed, from a fresh cache."""
     monkeypatch.setattr(synthetic, "_MAT_CACHE", {})
 
 

@@ -87,7 +87,13 @@ def _emit(obj) -> None:
     sys.stdout.flush()
 
 
-COMMANDS = [_add_recognize]
+def _add_table_commands(sub) -> None:
+    from vision.table_commands import register_table_commands
+
+    register_table_commands(sub)
+
+
+COMMANDS = [_add_recognize, _add_table_commands]
 
 
 def register(subparsers) -> None:

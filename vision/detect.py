@@ -298,6 +298,9 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         q, s = _refine(q, near, REACH * short)
         if not _card_shaped(q, img_area):
             continue
+        if _aspect(q) < SQUARISH and _is_marker(grey, q):
+            markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
+            continue
         if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
             continue
         cands.append((float(s.mean()), q))

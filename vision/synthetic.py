@@ -362,35 +362,9 @@ def random_scene(cards: Mapping[str, np.ndarray], rng: np.random.Generator | int
 
 # -- the printed mat -------------------------------------------------------------------------
 
-def draw_mat(px_per_mm: float = 2.0, *, colour=(60, 95, 40)) -> np.ndarray:
-    """The play mat of ``vision.mat`` (corner markers, reveal slots) at ``px_per_mm``."""
-    W, H = round(M.MAT_W_MM * px_per_mm), round(M.MAT_H_MM * px_per_mm)
-    img = np.empty((H, W, 3), np.uint8)
-    img[:] = colour
-    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, M.ARUCO_DICT))
-    side = round(M.MARKER_MM * px_per_mm)
-    quiet = round(4 * px_per_mm)
-    for mid, (x, y) in M.MARKERS.items():
-        mk = cv2.aruco.generateImageMarker(dictionary, mid, side)
-        x0, y0 = round(x * px_per_mm), round(y * px_per_mm)
-        cv2.rectangle(img, (x0 - quiet, y0 - quiet), (x0 + side + quiet, y0 + side + quiet),
-                      (255, 255, 255), -1)
-        img[y0:y0 + side, x0:x0 + side] = mk[..., None]
-    for z in M.ZONES:
-        p0 = (round(z.x * px_per_mm), round(z.y * px_per_mm))
-        p1 = (round((z.x + z.w) * px_per_mm), round((z.y + z.h) * px_per_mm))
-        # Corner marks, not a closed frame: a closed card-sized rectangle would look like a card.
-        t = max(1, round(1.2 * px_per_mm))
-        arm = round(12 * px_per_mm)
-        for (x, y), (sx, sy) in zip(((p0[0], p0[1]), (p1[0], p0[1]), (p1[0], p1[1]),
-                                     (p0[0], p1[1])), ((1, 1), (-1, 1), (-1, -1), (1, -1)),
-                                    strict=True):
-            cv2.line(img, (x, y), (x + sx * arm, y), (150, 190, 200), t, cv2.LINE_AA)
-            cv2.line(img, (x, y), (x, y + sy * arm), (150, 190, 200), t, cv2.LINE_AA)
-        cv2.putText(img, z.name.upper(), (p0[0] + 4, p1[1] + round(9 * px_per_mm)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.25 * px_per_mm, (150, 190, 200),
-                    max(1, round(px_per_mm)), cv2.LINE_AA)
-    return img
+def draw_mat(px_per_mm: float = 2.0) -> np.ndarray:
+    """The play mat as printed (``vision.mat.render_mat``) at ``px_per_mm``."""
+    return M.render_mat(px_per_mm)
 
 
 def mat_view(size: tuple[int, int] = (640, 480), *, tilt: float = 0.12, margin: float = 0.04,
