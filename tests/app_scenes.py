@@ -145,6 +145,15 @@ def scene_over():
     return ctl, panel
 
 
+def scene_six_players():
+    ctl, panel = _started(6)
+    _investigate(ctl, 1, 2, "cook")
+    ctl.handle(seat(5))  # Orange challenges Blue
+    ctl.handle(BACK)  # Blue refuses and must investigate
+    ctl.handle(Tick(50.0))
+    return ctl, panel
+
+
 SCENES = {name[6:]: fn for name, fn in globals().items() if name.startswith("scene_")}
 
 
@@ -168,7 +177,7 @@ def cases():
     for name in SCENES:
         for lang in ("en", "ko"):
             out.append((name, lang, SIZES[0]))
-    for name in ("turn", "cards_picker", "over"):
+    for name in ("turn", "cards_picker", "over", "six_players"):
         for lang in ("en", "ko"):
             out.append((name, lang, SIZES[1]))
     return out

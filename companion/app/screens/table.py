@@ -222,7 +222,7 @@ class TableScreen:
         players = st["players"]
         exp = ctl.game.expect or {}
         leds = self._led_rows()
-        row_h = min(64, 384 // max(1, len(players)))
+        row_h = min(64, 396 // max(1, len(players)) - 4)  # rows end above the prompt
         for i, p in enumerate(players):
             rect = self.R(10, 74 + i * (row_h + 4), 510, row_h)
             turn = exp.get("player") == p["name"] or p["name"] in exp.get("players", ())
@@ -234,7 +234,7 @@ class TableScreen:
             colour_name = SEAT_COLOURS[seat - 1]
             pygame.draw.rect(dst, SEAT_RGB.get(colour_name, DIM), sw, border_radius=6)
             name_col = TEXT if p["alive"] else DIM
-            self.blit_text(dst, player_name(lang, p["name"]), round(28 * self.boost),
+            self.blit_text(dst, player_name(lang, p["name"]), min(30, round(28 * self.boost)),
                            (rect.x + 40 * self.scale, rect.y + 6 * self.scale), name_col, True)
             self._candles(dst, rect, leds, seat, p)
             # stones: number, tokens, progress to 7
@@ -280,7 +280,7 @@ class TableScreen:
         if ctl.phase in ("setup_join", "setup_first") or not ctl.game.started:
             return []
         players = ctl.state["players"]
-        row_h = min(64, 384 // max(1, len(players)))
+        row_h = min(64, 396 // max(1, len(players)) - 4)  # rows end above the prompt
         radius = round(10 * self.scale)
         areas = []
         for i in range(len(players)):
