@@ -132,3 +132,13 @@ def test_headless_demo_reads_every_card_through_the_synthetic_camera(tmp_path, c
     assert read > 0 and picked <= read // 10, out
     replay = replay_file(log)
     assert replay.error is None and replay.game.over
+
+
+def test_no_screen_is_a_clear_message_not_a_crash(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--no-camera"]) == 2
+    assert "cannot open a window" in capsys.readouterr().err
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert main(["run", "--size", "800x480"]) == 2
+    assert "cannot open the screen" in capsys.readouterr().err

@@ -284,7 +284,13 @@ def cmd_demo(args) -> int:
 
     import pygame  # noqa: PLC0415
 
-    display = _open_display(pygame, size, headless=headless)
+    try:
+        display = _open_display(pygame, size, headless=headless)
+    except pygame.error as err:
+        _close(panel)
+        print(f"companion: cannot open a window ({err}); without a screen, add --headless",
+              file=sys.stderr)
+        return 2
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
     screen = TableScreen(size, panel=panel, warnings=warnings)
@@ -432,7 +438,17 @@ def cmd_run(args) -> int:
             and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
     size = _size(args.size) if args.size else (1280, 720)
-    display = _open_display(pygame, size, fullscreen=args.size is None)
+    try:
+        display = _open_display(pygame, size, fullscreen=args.size is None)
+    except pygame.error as err:
+        print(f"companion: cannot open the screen ({err}); check the display driver "
+              f"(SDL_VIDEODRIVER={os.environ.get('SDL_VIDEODRIVER', '')})", file=sys.stderr)
+        _close(panel)
+        if camera is not None:
+            camera.close()
+        if kiosk is not None:
+            kiosk.stop()
+        return 2
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
     screen = TableScreen(display.get_size(), panel=panel if virtual else None,
