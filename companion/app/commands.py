@@ -282,6 +282,7 @@ def cmd_demo(args) -> int:
         if game is not None:
             sim.resume(game.state)  # the table as it lies now
 
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame  # noqa: PLC0415
 
     try:
@@ -432,6 +433,7 @@ def cmd_run(args) -> int:
                      panel=panel, language=lang if lang in ("en", "ko") else "en", names=names)
     if notices:
         ctl.notice(notices[-1])
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame  # noqa: PLC0415
 
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
