@@ -7,7 +7,7 @@ findContours, four-sided polygons) on the same frames. Then the Dobble webcam ph
 classified against one scan per card (``--whole``), and the cost of a frame in which nothing
 changed (``vision.detect.changed``) is measured.
 
-Run: ``.venv/bin/python benchmarks/vision_bench.py [--scenes N] [--seed S]``.
+Run: ``.venv/bin/python benchmarks/vision_bench.py [--scenes N] [--seed S] [--runs R]``.
 """
 
 from __future__ import annotations
@@ -89,55 +89,69 @@ def _inter(a, b):
     return float(v)
 
 
-def bench_scenes(n: int, seed: int) -> None:
+def bench_scenes(n: int, seed: int, runs: int) -> None:
+    """Recall, misreads and false alarms from the first pass over the scenes; the time per
+    frame of each pipeline is its best mean over ``runs`` passes (the machine is shared)."""
     deck = S.load_deck()
     rec = Recognizer.from_dir(ROOT / "assets" / "cards")
     scenes = [S.random_scene(deck, seed + i) for i in range(n)]
-    rows = {}
-    for name in ("minimal contours", "find_cards", "read (find+name)"):
-        rows[name] = {"t": [], "tot": np.zeros(7, int)}
-    for sc in scenes:
-        img = sc.image
-        t0 = time.perf_counter()
-        q0 = minimal_contours(img)
-        t1 = time.perf_counter()
-        q1 = find_cards(img)
-        t2 = time.perf_counter()
-        readings = rec.read(img)
-        t3 = time.perf_counter()
-        rows["minimal contours"]["t"].append(t1 - t0)
-        rows["minimal contours"]["tot"] += score_frame(sc.cards, q0)
-        rows["find_cards"]["t"].append(t2 - t1)
-        rows["find_cards"]["tot"] += score_frame(sc.cards, q1)
-        rows["read (find+name)"]["t"].append(t3 - t2)
-        rows["read (find+name)"]["tot"] += score_frame(
-            sc.cards, [r.corners for r in readings], [r.label for r in readings])
-    print(f"640x480 synthetic scenes: {n} frames (seed {seed})")
+    names = ("minimal contours", "find_cards", "read (find+name)")
+    tot = {name: np.zeros(7, int) for name in names}
+    best = {name: float("inf") for name in names}
+    named_fast = named_all = 0
+    for run in range(runs):
+        t = {name: 0.0 for name in names}
+        fast0 = rec.fast_named
+        for sc in scenes:
+            img = sc.image
+            t0 = time.perf_counter()
+            q0 = minimal_contours(img)
+            t1 = time.perf_counter()
+            q1 = find_cards(img)
+            t2 = time.perf_counter()
+            readings = rec.read(img)
+            t3 = time.perf_counter()
+            t["minimal contours"] += t1 - t0
+            t["find_cards"] += t2 - t1
+            t["read (find+name)"] += t3 - t2
+            if run == 0:
+                tot["minimal contours"] += score_frame(sc.cards, q0)
+                tot["find_cards"] += score_frame(sc.cards, q1)
+                tot["read (find+name)"] += score_frame(
+                    sc.cards, [r.corners for r in readings], [r.label for r in readings])
+                named_all += len(readings)
+        if run == 0:
+            named_fast = rec.fast_named - fast0
+        for name in names:
+            best[name] = min(best[name], t[name] / n * 1000)
+    print(f"640x480 synthetic scenes: {n} frames (seed {seed}), time: best of {runs} passes")
     print(f"{'pipeline':<20}{'recall':>9}{'misreads':>10}{'unknown':>9}{'false al.':>11}"
-          f"{'partial':>9}{'ms/frame':>10}")
-    base = statistics.mean(rows["minimal contours"]["t"]) * 1000
-    for name, r in rows.items():
-        vis, hit, mis, unk, fa, partial, det = r["tot"]
-        ms = statistics.mean(r["t"]) * 1000
+          f"{'partial':>9}{'ms/frame':>10}{'ratio':>8}")
+    base = best["minimal contours"]
+    for name in names:
+        vis, hit, mis, unk, fa, partial, det = tot[name]
         named = name.startswith("read")
         print(f"{name:<20}{hit / max(1, vis):>9.1%}{(str(mis) if named else '-'):>10}"
-              f"{(str(unk) if named else '-'):>9}{f'{fa}/{det}':>11}{partial:>9}{ms:>10.2f}")
-    vis, hit, mis, unk, fa, partial, det = rows["read (find+name)"]["tot"]
+              f"{(str(unk) if named else '-'):>9}{f'{fa}/{det}':>11}{partial:>9}"
+              f"{best[name]:>10.2f}{best[name] / base:>7.2f}x")
+    vis, hit, mis, unk, fa, partial, det = tot["read (find+name)"]
     print(f"  fully visible cards: {vis}; found and named right: {(hit - unk) / max(1, vis):.1%};"
           f" false alarms: {fa / max(1, det):.1%} of detections")
-    print(f"  find_cards / minimal contours time: "
-          f"{statistics.mean(rows['find_cards']['t']) * 1000 / base:.2f}x")
-    print(f"  read / minimal contours time: "
-          f"{statistics.mean(rows['read (find+name)']['t']) * 1000 / base:.2f}x"
-          " (naming runs once per laid card: see the live frames)")
+    print(f"  cards named at first look (thumbnail): {named_fast} of {named_all}; the rest "
+          f"went to the feature matcher")
+    print(f"  read (find + name), every card named afresh: {best['read (find+name)']:.2f} "
+          f"ms/frame = {best['read (find+name)'] / base:.2f}x the minimal contour pipeline")
+    print(f"  find_cards alone: {best['find_cards']:.2f} ms/frame = "
+          f"{best['find_cards'] / base:.2f}x")
 
-    bench_live(deck, rec, seed)
+    bench_live(deck, rec, seed, runs)
 
 
-def bench_live(deck, rec, seed: int) -> None:
+def bench_live(deck, rec, seed: int, runs: int = 3) -> None:
     """The live loop (CardReader over SyntheticCamera frames, two cards lying in the slots):
     frames in which nothing changed, frames re-read with the cards in place, a frame in which
-    a card is laid; each against the minimal contour pipeline on the same frames."""
+    a card is laid; each against the minimal contour pipeline on the same frames (best mean
+    of ``runs`` passes)."""
     cam = S.SyntheticCamera(deck, clock=S.ManualClock(), seed=seed)
     reader = CardReader(rec)
     cam.lay("a", "vampire")
@@ -148,18 +162,22 @@ def bench_live(deck, rec, seed: int) -> None:
     for _ in range(40):
         cam.clock.advance(0.1)
         frames.append(cam.read().image)
-    base = statistics.mean(statistics.mean(_time(minimal_contours, f, 3)) for f in frames) * 1000
-    t_same, t_cards, named0 = [], [], reader.named
-    for f in frames:
-        t0 = time.perf_counter()
-        out = reader.read(f)
-        t_same.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        out = reader.read(f, force=True)
-        t_cards.append(time.perf_counter() - t0)
+    base = min(statistics.mean(_time(minimal_contours, f, 1)[0] for f in frames)
+               for _ in range(runs)) * 1000
+    same = cards = float("inf")
+    named0 = reader.named
+    for _ in range(runs):
+        t_same, t_cards = [], []
+        for f in frames:
+            t0 = time.perf_counter()
+            out = reader.read(f)
+            t_same.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            out = reader.read(f, force=True)
+            t_cards.append(time.perf_counter() - t0)
+        same = min(same, statistics.mean(t_same) * 1000)
+        cards = min(cards, statistics.mean(t_cards) * 1000)
     labels = sorted(str(r.label) for r in out)
-    same = statistics.mean(t_same) * 1000
-    cards = statistics.mean(t_cards) * 1000
     print(f"live frames (CardReader, 2 cards lying, 640x480): minimal contour pipeline "
           f"{base:.2f} ms/frame")
     print(f"  frame in which nothing changed: {same:.3f} ms = {same / base:.2f}x")
@@ -167,15 +185,19 @@ def bench_live(deck, rec, seed: int) -> None:
           f"{cards / base:.2f}x (cards named again: {reader.named - named0}; read {labels})")
     cam.take("a")
     cam.clock.advance(2.0)
-    reader.read(cam.read().image)
+    before = cam.read().image
     cam.lay("a", "cook")
     cam.clock.advance(2.0)
     f = cam.read().image
-    t0 = time.perf_counter()
-    out = reader.read(f)
-    t_new = (time.perf_counter() - t0) * 1000
-    print(f"  frame in which a card was laid (one card named): {t_new:.1f} ms = "
-          f"{t_new / base:.1f}x, once per laid card; read "
+    t_new = float("inf")
+    for _ in range(runs):
+        fresh = CardReader(rec)
+        fresh.read(before)
+        t0 = time.perf_counter()
+        out = fresh.read(f)
+        t_new = min(t_new, (time.perf_counter() - t0) * 1000)
+    print(f"  frame in which a card was laid (one card named): {t_new:.2f} ms = "
+          f"{t_new / base:.2f}x, once per laid card; read "
           f"{sorted(str(r.label) for r in out)}")
 
 
@@ -246,9 +268,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
     ap.add_argument("--seed", type=int, default=50_000)
+    ap.add_argument("--runs", type=int, default=3, help="passes over the scenes; the best "
+                    "time of each pipeline counts (default 3)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    bench_scenes(args.scenes, args.seed)
+    bench_scenes(args.scenes, args.seed, max(1, args.runs))
     bench_dobble()
     bench_other_deck(max(10, args.scenes // 8), args.seed + 7)
     return 0

@@ -181,3 +181,80 @@ def test_a_loosely_cropped_photo_of_one_card(rec, deck):
     photo = cv2.resize(photo, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA)
     assert rec.classify(photo, find_card=False).label is None  # not as it is...
     assert rec.classify(photo).label == "butler"  # ...but once the card is cut out
+
+
+# -- the first look: thumbnails ---------------------------------------------------------------
+
+
+def _laid(deck, label, seed, **kw):
+    """One card of ``deck`` alone on a scene: (image, corners)."""
+    sc = S.random_scene({label: deck[label]}, seed, n_cards=1, **kw)
+    return sc.image, sc.cards[0].corners
+
+
+def test_first_look_names_our_cards(rec, deck):
+    named = 0
+    for seed in range(12):
+        for label in rec.labels:
+            img, corners = _laid(deck, label, 300 + seed, hand=False, glare=False)
+            m = rec.glance_quad(img, corners)
+            assert m.label in (None, label)
+            assert m.best is not None
+            named += m.label == label
+            if m.label is not None:
+                assert m.score >= rec.threshold
+    assert named >= 0.9 * 12 * len(rec.labels)
+
+
+def test_first_look_either_way_up(rec, deck):
+    img, corners = _laid(deck, "cook", 11, hand=False, glare=False)
+    turned = np.roll(corners, 2, axis=0)  # the same quad, its other short side first
+    assert rec.glance_quad(img, corners).label == "cook"
+    assert rec.glance_quad(img, turned).label == "cook"
+
+
+def test_first_look_refuses_a_card_it_does_not_know(deck):
+    for unknown in ("living_armor", "cook", "ghost"):
+        rec5 = Recognizer({k: [v] for k, v in deck.items() if k != unknown})
+        for seed in range(6):
+            img, corners = _laid(deck, unknown, 400 + seed, hand=False)
+            assert rec5.glance_quad(img, corners).label is None, (unknown, seed)
+
+
+def test_unsure_first_look_leaves_it_to_the_features(deck):
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    img, corners = _laid(deck, "vampire", 21, hand=False, glare=False)
+    assert rec.glance_quad(img, corners).label == "vampire"
+    # Cover the lower part of the card: its thumbnail no longer matches well enough.
+    covered = img.copy()
+    c = np.asarray(corners, np.float32)
+    lower = np.float32([c[0] + 0.45 * (c[3] - c[0]), c[1] + 0.45 * (c[2] - c[1]), c[2], c[3]])
+    cv2.fillConvexPoly(covered, np.round(lower).astype(np.int32), (40, 120, 200))
+    assert rec.glance_quad(covered, corners).label is None
+    before = rec.fast_named
+    assert rec.classify_quad(covered, corners).label == "vampire"  # named by its features
+    assert rec.fast_named == before
+
+
+def test_no_first_look_without_card_shaped_references_or_with_too_few_cards(deck):
+    img, corners = _laid(deck, "ghost", 5, hand=False, glare=False)
+    square = cv2.resize(deck["cook"], (300, 300))
+    rec = Recognizer({"ghost": [deck["ghost"]], "butler": [deck["butler"]],
+                      "square": [square]})
+    assert rec.glance_quad(img, corners).label is None
+    assert rec.classify_quad(img, corners).label == "ghost"  # the features still name it
+    two = Recognizer({"ghost": [deck["ghost"]], "butler": [deck["butler"]]})
+    assert two.glance_quad(img, corners).label is None
+    twins = Recognizer({"cook": [deck["cook"]], "cook_again": [deck["cook"]],
+                        "ghost": [deck["ghost"]]})
+    cook_img, cook_corners = _laid(deck, "cook", 6, hand=False, glare=False)
+    assert twins.glance_quad(cook_img, cook_corners).label is None  # no lead: not sure
+
+
+def test_first_look_on_a_grey_frame_defers_to_the_features(rec, deck):
+    # Colour references, a grey camera frame: the thumbnail lacks the colour it was learnt
+    # with, so the first look is not sure and the features name the card.
+    img, corners = _laid(deck, "cook", 11, hand=False, glare=False)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert rec.glance_quad(grey, corners).label is None
+    assert rec.classify_quad(grey, corners).label == "cook"

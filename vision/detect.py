@@ -11,6 +11,8 @@ nothing moved.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -151,8 +153,9 @@ def _card_shaped(q: np.ndarray, img_area: float) -> bool:
     area = cv2.contourArea(q)
     if not MIN_AREA_FRAC * img_area <= area <= MAX_AREA_FRAC * img_area:
         return False
-    d = q - q[[1, 2, 3, 0]]
-    sides = np.sqrt((d * d).sum(axis=1))
+    pts = q.tolist()  # plain floats: a handful of numbers, no array overhead
+    vec = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
+    sides = [math.hypot(x, y) for x, y in vec]
     a = (sides[0] + sides[2]) / 2
     b = (sides[1] + sides[3]) / 2
     ratio = max(a, b) / max(1e-6, min(a, b))
@@ -164,10 +167,11 @@ def _card_shaped(q: np.ndarray, img_area: float) -> bool:
     if min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
         return False
     for i in range(4):
-        u = q[i - 1] - q[i]
-        v = q[(i + 1) % 4] - q[i]
-        cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v) + 1e-9))
-        if abs(90.0 - np.degrees(np.arccos(np.clip(cos, -1, 1)))) > MAX_CORNER_DEVIATION:
+        # The corner at point i lies between the side coming in (i - 1) and the one going out.
+        ux, uy = -vec[i - 1][0], -vec[i - 1][1]
+        vx, vy = vec[i]
+        cos = (ux * vx + uy * vy) / (sides[i - 1] * sides[i] + 1e-9)
+        if abs(90.0 - math.degrees(math.acos(min(1.0, max(-1.0, cos))))) > MAX_CORNER_DEVIATION:
             return False
     return True
 
@@ -189,6 +193,15 @@ def _support(q: np.ndarray, near_edge: np.ndarray) -> np.ndarray:
 
 _KERNEL = np.ones((3, 3), np.uint8)
 _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
+_ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
+_OFFSETS: dict[int, np.ndarray] = {}
+
+
+def _offsets(reach: int) -> np.ndarray:
+    o = _OFFSETS.get(reach)
+    if o is None:
+        o = _OFFSETS[reach] = np.arange(-2, reach + 1, dtype=np.float32)
+    return o
 
 
 def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -201,18 +214,20 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, 
     """
     h, w = near.shape
     c = q.mean(axis=0)
-    offsets = np.arange(-2, int(reach) + 1, dtype=np.float32)
+    offsets = _offsets(int(reach))
     p = q
-    r = np.roll(q, -1, axis=0)
+    r = q[[1, 2, 3, 0]]
     d = r - p  # 4 x 2
-    nrm = np.stack([d[:, 1], -d[:, 0]], axis=1) / (np.linalg.norm(d, axis=1)[:, None] + 1e-9)
-    flip = np.einsum("ij,ij->i", nrm, (p + r) / 2 - c) < 0
+    nrm = d[:, ::-1] * _ROT / (np.sqrt((d * d).sum(axis=1))[:, None] + 1e-9)
+    flip = (nrm * ((p + r) / 2 - c)).sum(axis=1) < 0
     nrm[flip] *= -1
-    base = p[:, None, :] + _T[None, :, None] * d[:, None, :]  # 4 x 24 x 2
-    pts = base[:, None] + offsets[None, :, None, None] * nrm[:, None, None, :]  # 4 x O x 24 x 2
-    xi = np.clip(pts[..., 0] + 0.5, 0, w - 1).astype(np.int32)
-    yi = np.clip(pts[..., 1] + 0.5, 0, h - 1).astype(np.int32)
-    sup = (near[yi, xi] > 0).mean(axis=2)  # 4 x O
+    # Points along each side (24), shifted along its outward normal by each offset (O):
+    # 4 x O x 24 x 2, rounded to pixels inside the picture.
+    pts = (p[:, None, None, :] + 0.5) + _T[None, None, :, None] * d[:, None, None, :]
+    pts = pts + offsets[None, :, None, None] * nrm[:, None, None, :]
+    np.clip(pts, 0, (w - 1, h - 1), out=pts)
+    ij = pts.astype(np.int32)
+    sup = np.count_nonzero(near[ij[..., 1], ij[..., 0]], axis=2) / np.float32(len(_T))  # 4 x O
     best = sup.max(axis=1)
     zero = int(np.argmax(offsets == 0))
     lines = []

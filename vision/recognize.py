@@ -17,6 +17,17 @@ enough inliers (``MIN_INLIERS``), inliers spread over the card rather than huddl
 detail it may share with another card (``MIN_SPREAD`` of the reference's area), and a clear
 lead over the runner-up (twice its inliers). Below the threshold (0.5 by default) the label is
 None: "unknown", never a guess.
+
+A card found on a scene (``classify_quad``, ``read``, ``CardReader``) is first looked at the
+cheap way: its quad is warped to a small thumbnail, which is compared with every reference's
+thumbnail (each at a few blur levels, the card both ways up) by correlation, all in one matrix
+product. The thumbnail is in Lab colour, each channel brought to zero mean and unit spread
+(so light and white balance drop out), each element weighed by how much the enrolled cards
+differ there (a frame design they all share counts for little). That first look names the
+card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clearly better
+than any other card (``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as
+it always does for a cropped picture (``classify``, ``--whole``) and for references that are
+not card-shaped.
 """
 
 from __future__ import annotations
@@ -47,6 +58,25 @@ MIN_SPREAD = 0.06
 DEFAULT_THRESHOLD = 0.5
 # Each reference is also enrolled as seen at these sizes (longer side, pixels).
 LOW_RES_VIEWS = (110, 75)
+
+# A card found on a scene is matched by its features at FEATURE_OVERSIZE times its own size
+# in the picture, but at no fewer than FEATURE_MIN_SIDE pixels along its long side.
+FEATURE_OVERSIZE = 1.25
+FEATURE_MIN_SIDE = 128
+
+# The first look at a card found on a scene: thumbnails of THUMB_W x THUMB_H pixels.
+THUMB_W, THUMB_H = 24, 33
+THUMB_BLURS = (0.0, 0.7, 1.4)  # each reference's thumbnail also this blurred (sigma, pixels)
+FAST_MIN_CORR = 0.7  # the best reference's correlation, at least
+FAST_MIN_MARGIN = 0.25  # ...and ahead of the best other card's by at least this much
+# References whose long side over short side lies outside this range are not card-shaped:
+# with any of them enrolled, the first look is skipped and features decide every time.
+CARD_SHAPED = (1.2, 1.6)
+# The lead over other cards means little with fewer cards than this to compare against.
+FAST_MIN_LABELS = 3
+# A channel varying less than this (Lab units, standard deviation) is not stretched to unit
+# spread: a deck without colour does not turn sensor noise into evidence.
+THUMB_MIN_STD = 2.0
 
 
 class EnrolmentError(ValueError):
@@ -168,6 +198,32 @@ def _camera_like(grey: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(out, (3, 3), 0.8)
 
 
+def _thumb_vector(card_bgr: np.ndarray) -> np.ndarray:
+    """A portrait card picture as a thumbnail vector: Lab channels, each zero-mean with unit
+    spread (unless nearly flat), the whole of unit length."""
+    t = cv2.resize(card_bgr, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
+    return _thumb_normalise(t)
+
+
+def _thumb_normalise(t: np.ndarray) -> np.ndarray:
+    if t.ndim == 2:
+        t = cv2.cvtColor(t, cv2.COLOR_GRAY2BGR)
+    elif t.shape[2] == 4:
+        t = cv2.cvtColor(t, cv2.COLOR_BGRA2BGR)
+    lab = cv2.cvtColor(t.astype(np.float32) * (1 / 255.0), cv2.COLOR_BGR2Lab)
+    v = lab.reshape(-1, 3)
+    v = v - v.mean(axis=0)
+    std = np.sqrt((v * v).mean(axis=0))
+    v = v / np.maximum(std, THUMB_MIN_STD)
+    v = v.T.ravel()
+    return v / (np.linalg.norm(v) + 1e-9)
+
+
+def _portrait(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h else image
+
+
 class Recognizer:
     """Knows the enrolled cards; names a cropped card or every card in a scene."""
 
@@ -225,6 +281,41 @@ class Recognizer:
         self._matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": CHECKS})
         self._matcher.add([self._desc])
         self._matcher.train()
+        self._enrol_thumbnails(references)
+        self.fast_named = 0  # cards named by the first look (thumbnails) so far
+
+    def _enrol_thumbnails(self, references: dict[str, Sequence[np.ndarray]]) -> None:
+        """Thumbnails of every reference for the first look; none when a reference is not
+        card-shaped (the first look compares whole cards, corner to corner)."""
+        self._thumbs: np.ndarray | None = None
+        vecs, owners = [], []
+        for li, label in enumerate(self.labels):
+            for pic in references[label]:
+                h, w = pic.shape[:2]
+                if not CARD_SHAPED[0] <= max(h, w) / max(1, min(h, w)) <= CARD_SHAPED[1]:
+                    return
+                small = cv2.resize(_portrait(pic), (THUMB_W, THUMB_H),
+                                   interpolation=cv2.INTER_AREA)
+                for sigma in THUMB_BLURS:
+                    t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
+                    vecs.append(_thumb_normalise(t))
+                    owners.append(li)
+        vecs = np.vstack(vecs)
+        owners = np.asarray(owners, np.int32)
+        # Weigh each thumbnail element by how much the cards differ there: what they all
+        # share (a common frame design) then says little, and an unknown card that shares
+        # it does not look like any of them.
+        means = np.vstack([vecs[owners == li].mean(axis=0) for li in range(len(self.labels))])
+        spread = means.std(axis=0)
+        if not spread.mean() > 0:
+            return  # all cards look the same in a thumbnail: nothing to tell them apart by
+        self._thumb_weight = (spread / spread.mean()).astype(np.float32)
+        self._thumbs = self._weigh(vecs)
+        self._thumb_owner = owners
+
+    def _weigh(self, vecs: np.ndarray) -> np.ndarray:
+        w = np.asarray(vecs, np.float32) * self._thumb_weight
+        return w / (np.linalg.norm(w, axis=-1, keepdims=True) + 1e-9)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -255,9 +346,14 @@ class Recognizer:
             raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
         return cls(refs, **options)
 
-    def _features(self, image: np.ndarray):
-        g = _normalise(image)
-        self._last_size = g.shape[::-1]
+    def _features(self, image: np.ndarray, side: int | None = None):
+        """Features of a picture rescaled to a longer side of ``side`` (default WORK_SIDE);
+        ``self._last_factor`` takes their positions to WORK_SIDE, where the references
+        live, and ``self._last_size`` is the picture's size there."""
+        g = _normalise(image, side)
+        factor = (side or WORK_SIDE) and WORK_SIDE / max(g.shape)
+        self._last_factor = factor
+        self._last_size = (round(g.shape[1] * factor), round(g.shape[0] * factor))
         kp, d = self._sift.detectAndCompute(g, None)
         if d is not None and ROOT_SIFT:
             d /= d.sum(axis=1, keepdims=True) + 1e-7
@@ -266,14 +362,15 @@ class Recognizer:
 
     # -- classification -----------------------------------------------------------------------
 
-    def _votes(self, image: np.ndarray) -> dict[int, int]:
-        """Label index -> geometrically consistent matches with that label's best reference."""
-        kp, d = self._features(image)
+    def _votes(self, image: np.ndarray, side: int | None = None) -> dict[int, int]:
+        """Label index -> geometrically consistent matches with that label's best reference
+        (features taken at a longer side of ``side``, default WORK_SIDE)."""
+        kp, d = self._features(image, side)
         self._spread = {}
         if d is None or len(kp) < 3:
             return {}
-        return self._votes_for(np.float32([p.pt for p in kp]), np.float32([p.angle for p in kp]),
-                               d, self._last_size)
+        pts = np.float32([p.pt for p in kp]) * np.float32(self._last_factor)
+        return self._votes_for(pts, np.float32([p.angle for p in kp]), d, self._last_size)
 
     def _votes_for(self, q_pts, q_ang, d, q_size, exclude: int | None = None) -> dict[int, int]:
         k = min(32 if exclude is not None else 8, len(self._desc))
@@ -359,8 +456,48 @@ class Recognizer:
         return round(float(min(1.0, enough, spread_out, clear_win)), 4)
 
     def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
-        """Classify the card inside a known quad of a scene, without detecting again."""
-        return self.classify(warp_quad(image, corners), find_card=False)
+        """Classify the card inside a known quad of a scene, without detecting again: the
+        first look (thumbnails) when it is sure, the feature matcher otherwise."""
+        fast = self.glance_quad(image, corners)
+        if fast.label is not None:
+            self.fast_named += 1
+            return fast
+        # The features at about the card's own size in the picture: more pixels than the
+        # camera gave add no detail, only time.
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
+        side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
+        crop = warp_quad(image, c, (round(side * CROP_W / CROP_H), side))
+        return self._decide(self._votes(crop, side))
+
+    def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
+        """The first look alone: the card inside ``corners`` by its thumbnail. Label None
+        when the thumbnail is not clearly one card's (then the features must decide)."""
+        if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
+            return Match(None, 0.0)
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        short = min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
+        # Warp at about the card's own size (at most four times the thumbnail), then shrink.
+        k = int(np.clip(round(short / THUMB_W), 1, 4))
+        crop = warp_quad(image, c, (k * THUMB_W, k * THUMB_H))
+        return self._glance(crop)
+
+    def _glance(self, card_bgr: np.ndarray) -> Match:
+        v = _thumb_vector(card_bgr)
+        # Both ways up: turning the thumbnail half a turn reverses its pixels in each channel.
+        flipped = v.reshape(3, -1)[:, ::-1].ravel()
+        sims = (self._weigh(np.vstack([v, flipped])) @ self._thumbs.T).max(axis=0)
+        per = np.full(len(self.labels), -1.0, np.float32)
+        np.maximum.at(per, self._thumb_owner, sims)
+        order = np.argsort(-per)
+        best = float(per[order[0]])
+        runner = float(per[order[1]]) if len(order) > 1 else -1.0
+        # Each piece of evidence is 0.5 at its bare minimum, as for the features.
+        score = round(min(1.0, 0.5 * best / FAST_MIN_CORR,
+                          0.5 * (best - runner) / FAST_MIN_MARGIN), 4)
+        label = self.labels[int(order[0])]
+        sure = best >= FAST_MIN_CORR and best - runner >= FAST_MIN_MARGIN
+        return Match(label if sure and score >= self.threshold else None, max(0.0, score), label)
 
     def read(self, image: np.ndarray) -> list[Reading]:
         """Every card on the scene: where it is and which card it is (label None if unsure)."""
@@ -438,7 +575,7 @@ class CardReader:
         grey = _grey(image)
         h, w = grey.shape[:2]
         memory = []
-        for corners in find_cards(image):
+        for corners in find_cards(grey):  # the same cards as in colour, one conversion less
             x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
             x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
             box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
