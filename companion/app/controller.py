@@ -1,0 +1,653 @@
+"""The flow at the table: turns inputs into rules-engine events, one input at a time.
+
+Pure logic: no screen, no clock, no devices. The controller holds the Game, the part of a
+step the players are still building (a guess, a challenge, the cards read so far), and what
+the screen should say. Every accepted event is checked, appended to the table log, and only
+then applied and shown. A reading the rules refuse changes nothing and asks for the card again.
+
+Phases (`Controller.phase`):
+  setup_join   seat buttons join or leave; OK starts when 2 to 6 have joined
+  setup_first  a seat button picks the first player; OK picks one at random
+  turn         the turn's owner presses their own seat (investigate) or another (duel)
+  answer       the challenged player presses their seat (accept) or Back (refuse)
+  guess        the investigator announces an identity (seat N = the card of power N, or a
+               card from the picker)
+  cards        the camera reads the card(s) in slot "a" (and "b" in a duel); the picker
+               stands in when the camera is unsure or absent
+  confirm      an investigation's card and result are shown; OK applies, Back reads again
+  summary      the round's summary; OK goes on
+  over         the winners; OK starts a new game with the same seats
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.app.inputs import SEATS, Press, Seen, Taken, Tick, Unsure
+from companion.cards import COPIES, POWER, parse_identity
+
+BY_POWER = {p: i for i, p in POWER.items()}
+
+# Default names: the seat colours, which match the dials' colours.
+SEAT_COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple")
+
+EFFECT_SECONDS = {"damage": 0.8, "heal": 0.6, "stones": 1.0, "eliminated": 1.2,
+                  "round_end": 1.5, "game_end": 2.0}
+
+
+@dataclass
+class Effect:
+    note: dict
+    until: float
+    start: float = 0.0
+
+
+@dataclass
+class Pending:
+    """The step being built before it becomes an engine event."""
+
+    kind: str  # "investigate" | "duel" | "reveal"
+    player: str
+    target: str | None = None
+    guess: str | None = None
+    zones: tuple[str, ...] = ()
+    cards: dict[str, str] = field(default_factory=dict)  # zone -> identity
+    picker: bool = False  # the card picker is open
+
+
+def _label_identity(label: str) -> str | None:
+    """The identity a recogniser label names, or None for a label that names none."""
+    try:
+        return parse_identity(label.replace("-", " "))
+    except ValueError:
+        return None
+
+
+class Controller:
+    """Drives one table. Feed it inputs with `handle`; read `phase`, `message`, `view()`.
+
+    game_factory: makes a fresh Game (the rules engine). open_log: called with the game event
+    when a game starts, returns an object with append(event_dict) (e.g. a TableLog). log: the
+    log of a game being resumed. camera: False when no camera is attached, so every card is
+    asked for with the picker. panel: an object with show(state), told after each change.
+    """
+
+    def __init__(self, game_factory: Callable[[], object], *, open_log: Callable | None = None,
+                 game=None, log=None, camera: bool = True, panel=None,
+                 names: list[str] | None = None, rng: random.Random | None = None,
+                 confirm_investigations: bool = True, effects: bool = True,
+                 language: str = "en", min_score: float = 0.0, unsure_grace: float = 1.0):
+        self._factory = game_factory
+        self._open_log = open_log
+        self.game = game if game is not None else game_factory()
+        self.log = log
+        self.camera = camera
+        self.camera_expected = camera  # a camera was set up (it may still come and go)
+        self.panel = panel
+        self.names = list(names) if names else list(SEAT_COLOURS)
+        self.rng = rng or random.Random()
+        self.confirm_investigations = confirm_investigations
+        self.effects_on = effects
+        self.language = language
+        self.min_score = min_score
+        self.unsure_grace = unsure_grace  # seconds an unsure reading waits for a sure one
+        self._unsure_at: float | None = None
+        self.now = 0.0
+        self.version = 0
+        self.joined: list[int] = []  # seat numbers (1-based), in seat order
+        self.pending: Pending | None = None
+        self.message: tuple[str, dict] | None = None
+        self.effects: list[Effect] = []
+        self.summary: list[dict] | None = None  # notes of the round that just ended
+        self.summary_round = 0
+        self.mat: dict[str, tuple[str | None, bool]] = {}  # zone -> (identity, fresh)
+        self.quit = False
+        self.cards_read = 0  # cards the camera read, and cards picked by hand (for the record)
+        self.cards_picked = 0
+        self.round_notes: list[dict] = []
+        self.listeners: list[Callable[[dict, list[dict]], None]] = []  # told of each event
+        self.phase = "setup_join"
+        if self.game.expect is None or self.game.expect.get("action") != "game":
+            self.joined = self._seats_of_resumed([p["name"] for p in self.game.state["players"]])
+        self._derive()
+        self._show()
+
+    # ----- reading ------------------------------------------------------------------------
+    @property
+    def state(self) -> dict:
+        return self.game.state
+
+    @property
+    def seat_names(self) -> list[str]:
+        """Names by seat in play (index 0 = first seated player)."""
+        if self.game.expect and self.game.expect.get("action") != "game":
+            return [p["name"] for p in self.game.state["players"]]
+        return [self.names[s - 1] for s in self.joined]
+
+    def _seat_of(self, seat: int) -> str | None:
+        """The player at a physical seat (its button and dial), or None."""
+        return dict(zip(self.joined, self.seat_names, strict=False)).get(seat)
+
+    def seat_for(self, name: str) -> int:
+        """The physical seat of a player."""
+        return self.joined[self.seat_names.index(name)]
+
+    def _seats_of_resumed(self, names: list[str]) -> list[int]:
+        """Seats for a game read back from its log: where the names by seat (or the seat
+        colours) put the players, if that keeps them clockwise, else seats 1..n."""
+        for by_seat in (self.names, list(SEAT_COLOURS)):
+            if all(n in by_seat for n in names):
+                seats = [by_seat.index(n) + 1 for n in names]
+                if seats == sorted(seats):
+                    return seats
+        return list(range(1, len(names) + 1))
+
+    def panel_state(self) -> dict:
+        """The state laid out by physical seat (6 entries, empty seats out), for the dials."""
+        state = dict(self.game.state)
+        by_seat = dict(zip(self.joined, state["players"], strict=False))
+        state["players"] = [by_seat.get(s, {"name": f"(seat {s})", "health": 0, "stones": 0,
+                                            "alive": False}) for s in range(1, SEATS + 1)]
+        return state
+
+    # ----- input --------------------------------------------------------------------------
+    def handle(self, inp) -> None:
+        """Apply one input. Never raises for bad input: it becomes a message."""
+        before = self._signature()
+        if isinstance(inp, Tick):
+            self._tick(inp.now)
+        elif isinstance(inp, (Seen, Unsure, Taken)):
+            self._camera(inp)
+        elif isinstance(inp, Press):
+            self._press(inp)
+        if self._signature() != before:
+            self.version += 1
+
+    def _signature(self):
+        return (self.phase, self.message, len(self.effects), self.language, len(self.game.events),
+                repr(self.pending), tuple(self.joined), self.summary is None, self.quit)
+
+    def _say(self, key: str, **args) -> None:
+        self.message = (key, args)
+
+    def _tick(self, now: float) -> None:
+        self.now = now
+        self.effects = [e for e in self.effects if e.until > now]
+        if self._unsure_at is not None and now >= self._unsure_at:
+            self._unsure_at = None
+            if self.phase == "cards" and self.pending is not None \
+                    and self._missing_zone() is not None and not self.pending.picker:
+                self.pending.picker = True
+                self._say("msg.camera_unsure")
+
+    def _press(self, p: Press) -> None:
+        if p.kind == "lang":
+            self.language = "ko" if self.language == "en" else "en"
+            return
+        if p.kind == "quit":
+            self.quit = True
+            return
+        if p.kind == "skip":
+            self.effects = []
+            return
+        if p.kind == "undo":
+            self._undo()
+            return
+        self.effects = []  # any press skips a running effect, and still counts
+        self.message = None
+        handler = getattr(self, "_on_" + self.phase)
+        handler(p)
+
+    def notice(self, text: str) -> None:
+        """A sentence from elsewhere (the kiosk: a bad setting, a log that could not be saved)
+        shown like a message."""
+        self._say("msg.notice", text=text)
+        self.version += 1
+
+    def notice_key(self, key: str, **args) -> None:
+        """A message from the catalogue, from outside the flow."""
+        self._say(key, **args)
+        self.version += 1
+
+    def set_camera(self, working: bool) -> None:
+        """The camera came or went: without it, cards are picked on the screen."""
+        if working == self.camera:
+            return
+        self.camera = working
+        self.version += 1
+        if not working and self.phase == "cards" and self.pending is not None:
+            self.pending.picker = True
+
+    # ----- undo ---------------------------------------------------------------------------
+    def _undo(self) -> None:
+        if self.pending is not None and self.phase in ("cards", "confirm", "answer", "guess") \
+                and not self._forced_pending():
+            # A step still being built is dropped first: nothing reached the log yet.
+            self.pending = None
+            self._derive()
+            self._say("msg.step_cancelled")
+            return
+        if not getattr(self.game, "can_undo", False):
+            self._say("msg.nothing_to_undo")
+            return
+        if self.log is not None:
+            try:
+                self.log.append({"event": "undo"})
+            except OSError as err:
+                self._say("msg.log_failed", text=str(err))
+                return
+        self.game.pop()
+        self.effects = []
+        self.summary = None
+        self.pending = None
+        self._consume_mat()
+        self._derive()
+        self._say("msg.undone")
+        self._show()
+
+    def _forced_pending(self) -> bool:
+        """A step the engine demands (a refused duel's investigation, a reveal): undo pops."""
+        exp = self.game.expect or {}
+        return exp.get("action") in ("investigate", "reveal")
+
+    # ----- setup --------------------------------------------------------------------------
+    def _on_setup_join(self, p: Press) -> None:
+        if p.kind == "seat" and isinstance(p.value, int) and 1 <= p.value <= SEATS:
+            if p.value in self.joined:
+                self.joined.remove(p.value)
+            else:
+                self.joined = sorted(self.joined + [p.value])
+        elif p.kind == "ok":
+            if len(self.joined) < 2:
+                self._say("msg.need_two")
+            else:
+                self.phase = "setup_first"
+        elif p.kind == "back":
+            self.joined = []
+        else:
+            self._say("msg.wrong_button")
+
+    def _on_setup_first(self, p: Press) -> None:
+        names = self.seat_names
+        if p.kind == "seat":
+            if p.value not in self.joined:
+                self._say("msg.seat_not_joined", seat=p.value)
+                return
+            first = self.names[p.value - 1]
+        elif p.kind == "ok":
+            first = self.rng.choice(names)
+        elif p.kind == "back":
+            self.phase = "setup_join"
+            return
+        else:
+            self._say("msg.wrong_button")
+            return
+        self._start_game(names, first)
+
+    def _start_game(self, names: list[str], first: str) -> None:
+        event = {"event": "game", "players": list(names), "first": first}
+        game = self._factory()
+        try:
+            game.check(event)
+        except ValueError as err:
+            self._say("msg.refused", text=str(err))
+            return
+        try:
+            if self._open_log is not None:
+                self.log = self._open_log(event)
+            if self.log is not None:
+                self.log.append(event)
+        except OSError as err:
+            self._say("msg.log_failed", text=str(err))
+            return
+        self.game = game
+        notes = game.push(event)
+        self.round_notes = []
+        self._after_push(event, notes)
+
+    # ----- a turn -------------------------------------------------------------------------
+    def _on_turn(self, p: Press) -> None:
+        player = self.game.expect["player"]
+        if p.kind != "seat":
+            if p.kind in ("ok", "back"):
+                self._say("msg.turn_help", player=player)
+            else:
+                self._say("msg.wrong_button")
+            return
+        name = self._seat_of(p.value)
+        if name is None:
+            self._say("msg.no_such_seat", seat=p.value)
+            return
+        if name == player:
+            self.pending = Pending("investigate", player)
+            self.phase = "guess"
+            return
+        alive = {q["name"]: q["alive"] for q in self.state["players"]}
+        if not alive[name]:
+            self._say("msg.target_out", target=name)
+            return
+        self.pending = Pending("duel", player, target=name)
+        self.phase = "answer"
+
+    def _on_answer(self, p: Press) -> None:
+        pend = self.pending
+        if p.kind == "seat" and self._seat_of(p.value) == pend.target:
+            pend.zones = ("a", "b")
+            self._enter_cards()
+        elif p.kind == "seat" and self._seat_of(p.value) == pend.player:
+            self.pending = None  # the challenger takes the challenge back
+            self.phase = "turn"
+        elif p.kind == "back":
+            self._apply({"event": "duel", "player": pend.player, "target": pend.target,
+                         "accepted": False})
+        else:
+            self._say("msg.answer_help", target=pend.target)
+
+    def _on_guess(self, p: Press) -> None:
+        pend = self.pending
+        guess = None
+        if p.kind == "seat" and p.value in BY_POWER:
+            guess = BY_POWER[p.value]
+        elif p.kind == "card" and p.value in POWER:
+            guess = p.value
+        elif p.kind == "back":
+            if not self._forced_pending():
+                self.pending = None
+                self.phase = "turn"
+            else:
+                self._say("msg.must_investigate", player=pend.player)
+            return
+        if guess is None:
+            self._say("msg.guess_help", player=pend.player)
+            return
+        pend.guess = guess
+        pend.zones = ("a",)
+        self._enter_cards()
+
+    # ----- cards --------------------------------------------------------------------------
+    def _enter_cards(self) -> None:
+        pend = self.pending
+        self.phase = "cards"
+        for zone in pend.zones:
+            label, fresh = self.mat.get(zone, (None, False))
+            if fresh and label is not None and zone not in pend.cards:
+                pend.cards[zone] = label
+        pend.picker = not self.camera
+        self._cards_maybe_done()
+
+    def _camera(self, inp) -> None:
+        if isinstance(inp, Taken):
+            self.mat[inp.zone] = (None, False)
+            return
+        if isinstance(inp, Unsure):
+            self.mat[inp.zone] = (None, False)
+            if self.phase == "cards" and inp.zone in self.pending.zones \
+                    and inp.zone not in self.pending.cards and self._unsure_at is None:
+                # A card still being laid is often unsure for a moment: ask for it only if
+                # no reading follows soon.
+                self._unsure_at = self.now + self.unsure_grace
+            return
+        identity = _label_identity(inp.label)
+        if identity is None or inp.score < self.min_score:
+            self._camera(Unsure(inp.zone))
+            return
+        if self.mat.get(inp.zone) == (identity, False):
+            return  # the same card still lying there, already used: wait for it to be taken
+        self.mat[inp.zone] = (identity, True)
+        self._unsure_at = None
+        if self.phase == "cards" and inp.zone in self.pending.zones \
+                and inp.zone not in self.pending.cards:
+            self.pending.cards[inp.zone] = identity
+            self.cards_read += 1
+            self._cards_maybe_done()
+
+    def _missing_zone(self) -> str | None:
+        for zone in self.pending.zones:
+            if zone not in self.pending.cards:
+                return zone
+        return None
+
+    def _on_cards(self, p: Press) -> None:
+        pend = self.pending
+        zone = self._missing_zone()
+        identity = None
+        if p.kind == "card" and p.value in POWER:
+            identity = p.value
+        elif p.kind == "seat" and pend.picker and p.value in BY_POWER:
+            identity = BY_POWER[p.value]
+        elif p.kind == "ok" and not pend.picker:
+            pend.picker = True  # "the camera does not see it": open the picker
+            return
+        elif p.kind == "back":
+            if pend.cards:
+                pend.cards.clear()
+                self._consume_mat()
+            elif pend.kind == "investigate" and not self._forced_reveal():
+                pend.guess = None
+                self.phase = "guess"
+            elif pend.kind == "duel":
+                self.phase = "answer"
+            return
+        if identity is None or zone is None:
+            self._say("msg.cards_help")
+            return
+        pend.cards[zone] = identity
+        self.cards_picked += 1
+        self._cards_maybe_done()
+
+    def _forced_reveal(self) -> bool:
+        return self.pending is not None and self.pending.kind == "reveal"
+
+    def _cards_maybe_done(self) -> None:
+        pend = self.pending
+        if self._missing_zone() is not None:
+            return
+        # Card counting first, in the players' language.
+        revealed = dict(self.state["revealed"])
+        for zone in pend.zones:
+            ident = pend.cards[zone]
+            if ident == "ghost":
+                continue
+            revealed[ident] = revealed.get(ident, 0) + 1
+            if revealed[ident] > COPIES[ident]:
+                self._say("msg.too_many", card=ident, copies=COPIES[ident],
+                          seen=self.state["revealed"].get(ident, 0))
+                pend.cards.clear()
+                self._consume_mat()
+                return
+        event = self._event()
+        try:
+            self.game.check(event)
+        except ValueError as err:
+            self._say("msg.refused", text=str(err))
+            pend.cards.clear()
+            self._consume_mat()
+            return
+        if pend.kind == "investigate" and self.confirm_investigations:
+            self.phase = "confirm"
+            return
+        if self._would_end_game(event):
+            # The game's last event cannot be taken back: the table confirms the cards first.
+            self.phase = "confirm"
+            return
+        self._apply(event)
+
+    def _would_end_game(self, event: dict) -> bool:
+        trial = copy.deepcopy(self.game)
+        try:
+            trial.push(event)
+        except ValueError:
+            return False
+        return trial.state["over"]
+
+    def _event(self) -> dict:
+        pend = self.pending
+        if pend.kind == "investigate":
+            return {"event": "investigate", "player": pend.player, "card": pend.cards["a"],
+                    "guess": pend.guess}
+        if pend.kind == "duel":
+            return {"event": "duel", "player": pend.player, "target": pend.target,
+                    "accepted": True,
+                    "cards": {pend.player: pend.cards["a"], pend.target: pend.cards["b"]}}
+        return {"event": "reveal", "player": pend.player, "card": pend.cards["a"]}
+
+    def _on_confirm(self, p: Press) -> None:
+        if p.kind == "ok":
+            self._apply(self._event())
+        elif p.kind == "back":
+            self.pending.cards.clear()
+            self._consume_mat()
+            self.phase = "cards"
+        else:
+            self._say("msg.confirm_help")
+
+    # ----- summary and end ----------------------------------------------------------------
+    def _on_summary(self, p: Press) -> None:
+        if p.kind == "ok":
+            self.summary = None
+            self._derive()
+        else:
+            self._say("msg.ok_to_go_on")
+
+    def _on_over(self, p: Press) -> None:
+        if p.kind == "ok":
+            self.log = None
+            self.game = self._factory()
+            self.summary = None
+            self.phase = "setup_first"
+            self._show()
+        else:
+            self._say("msg.ok_new_game")
+
+    # ----- applying -----------------------------------------------------------------------
+    def _apply(self, event: dict) -> None:
+        try:
+            self.game.check(event)
+        except ValueError as err:
+            self._say("msg.refused", text=str(err))
+            return
+        if self.log is not None:
+            try:
+                self.log.append(event)  # on disk before the result is shown
+            except OSError as err:
+                self._say("msg.log_failed", text=str(err))
+                return
+        notes = self.game.push(event)
+        self._after_push(event, notes)
+
+    def _after_push(self, event: dict, notes: list[dict]) -> None:
+        self._unsure_at = None
+        for listener in self.listeners:
+            listener(event, notes)
+        self.pending = None
+        self._consume_mat()
+        ended = None
+        for note in notes:
+            kind = note.get("kind")
+            if kind == "round_start":
+                self.round_notes = []
+            else:
+                self.round_notes.append(note)
+            if kind == "round_end":
+                ended = list(self.round_notes)
+            self._celebrate(note)
+            if self.effects_on and kind in EFFECT_SECONDS:
+                start = max([self.now] + [e.until for e in self.effects])  # one after another
+                self.effects.append(Effect(note, start + EFFECT_SECONDS[kind], start))
+        if ended is not None and not self.state["over"]:
+            self.summary = ended
+            self.summary_round = next(n.get("round", 0) for n in reversed(ended)
+                                      if n.get("kind") == "round_end")
+        self._derive()
+        self._show()
+
+    def _celebrate(self, note: dict) -> None:
+        """Round end and winners on the dials, where the panel can show them."""
+        kind = note.get("kind")
+        try:
+            if kind == "round_end" and hasattr(self.panel, "celebrate_round_end"):
+                self.panel.celebrate_round_end()
+            elif kind == "game_end" and hasattr(self.panel, "celebrate_winners"):
+                self.panel.celebrate_winners([self.seat_for(w) - 1
+                                              for w in note.get("winners", [])])
+        except Exception as err:  # a panel fault never stops the game
+            self._say("msg.panel_fault", text=str(err))
+
+    def _consume_mat(self) -> None:
+        self.mat = {z: (label, False) for z, (label, _f) in self.mat.items()}
+
+    def _derive(self) -> None:
+        """The phase from the engine's expect (and the round summary waiting for OK)."""
+        exp = self.game.expect
+        if exp is None:
+            self.phase = "over"
+            self.pending = None
+            return
+        action = exp.get("action")
+        if action == "game":
+            if self.phase not in ("setup_join", "setup_first"):
+                self.phase = "setup_join"
+            return
+        if self.summary is not None:
+            self.phase = "summary"
+            return
+        if action == "turn":
+            self.pending = None
+            self.phase = "turn"
+        elif action == "investigate":
+            self.pending = Pending("investigate", exp["player"])
+            self.phase = "guess"
+        elif action == "reveal":
+            self.pending = Pending("reveal", exp["players"][0], zones=("a",))
+            self._enter_cards()
+
+    def _show(self) -> None:
+        if self.panel is not None and self.game.expect and \
+                self.game.expect.get("action") != "game":
+            try:
+                self.panel.show(self.panel_state())
+            except Exception as err:  # a panel fault never stops the game
+                self._say("msg.panel_fault", text=str(err))
+
+    # ----- for the screen -----------------------------------------------------------------
+    def prompt(self) -> tuple[str, dict]:
+        """What must happen next, as a catalogue key and its arguments."""
+        pend = self.pending
+        if self.phase == "setup_join":
+            return "prompt.setup_join", {"count": len(self.joined)}
+        if self.phase == "setup_first":
+            return "prompt.setup_first", {}
+        if self.phase == "turn":
+            return "prompt.turn", {"player": self.game.expect["player"]}
+        if self.phase == "answer":
+            return "prompt.answer", {"player": pend.player, "target": pend.target}
+        if self.phase == "guess":
+            if self._forced_pending():
+                return "prompt.guess_refused", {"player": pend.player}
+            return "prompt.guess", {"player": pend.player}
+        if self.phase == "cards":
+            zone = self._missing_zone()
+            who = pend.player if zone == "a" else pend.target
+            if pend.kind == "duel" and not pend.cards and not pend.picker:
+                return "prompt.lay_duel", {"player": pend.player, "target": pend.target}
+            key = "prompt.pick" if pend.picker else "prompt.lay"
+            if pend.kind == "reveal":
+                key += "_reveal"
+            return key, {"player": who, "zone": (zone or "a").upper()}
+        if self.phase == "confirm":
+            card, guess = pend.cards["a"], pend.guess
+            if pend.kind == "duel":
+                return "prompt.confirm_duel", {"player": pend.player, "target": pend.target,
+                                               "pcard": card, "tcard": pend.cards["b"]}
+            if pend.kind == "reveal":
+                return "prompt.confirm_reveal", {"player": pend.player, "card": card}
+            key = "prompt.confirm_right" if card == guess else "prompt.confirm_wrong"
+            return key, {"player": pend.player, "card": card, "guess": guess}
+        if self.phase == "summary":
+            return "prompt.summary", {"round": self.summary_round}
+        if self.phase == "over":
+            return "prompt.over", {"winners": self.state.get("winners", [])}
+        return "prompt.wait", {}

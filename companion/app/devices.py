@@ -1,0 +1,153 @@
+"""Adapters between the devices and the app's input queue. Each device is optional.
+
+- `VirtualPanel`: health dials and buttons that exist only on screen (and in tests). It has
+  the hardware panel's shape: show(state), led_states(), press(name, long=).
+- `CameraFeed`: reads frames from a camera source, lets the reveal tracker turn them into
+  events, and puts those on the queue.
+- `open_panel` / `open_camera`: the real devices when they are there, else None and a reason.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+
+from companion.app.inputs import BUTTON_NAMES, from_reveal
+
+SEATS = 6
+MAX_HEALTH = 5
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    name: str
+    long: bool = False
+
+
+class VirtualPanel:
+    """Six dials of five lights and the nine buttons, drawn on the screen."""
+
+    virtual = True
+
+    def __init__(self, inputs: queue.Queue | None = None):
+        self.inputs = inputs
+        self._health = [0] * SEATS
+        self.shown = 0  # how many states it was told about
+
+    def show(self, state: dict) -> None:
+        players = state.get("players", [])
+        self._health = [players[i]["health"] if i < len(players) and players[i]["alive"] else 0
+                        for i in range(SEATS)]
+        self.shown += 1
+
+    def led_states(self) -> list[list[bool]]:
+        return [[k < h for k in range(MAX_HEALTH)] for h in self._health]
+
+    def press(self, name: str, *, long: bool = False) -> None:
+        if name not in BUTTON_NAMES:
+            raise ValueError(f"there is no button called {name!r}: use one of "
+                             f"{', '.join(BUTTON_NAMES)}")
+        if self.inputs is not None:
+            self.inputs.put(ButtonEvent(name, long))
+
+
+class CameraFeed:
+    """Camera source + reveal tracker -> app inputs on the queue."""
+
+    def __init__(self, source, tracker, inputs: queue.Queue):
+        self.source = source
+        self.tracker = tracker
+        self.inputs = inputs
+        self.frames = 0
+
+    @property
+    def working(self) -> bool:
+        """False while the source says it is starting, reconnecting or has ended."""
+        return getattr(self.source, "status", "ok") == "ok"
+
+    def poll(self) -> int:
+        """Read at most one frame; returns how many inputs it queued."""
+        try:
+            frame = self.source.read()
+        except Exception:  # a camera that fails is "not working", never a crash
+            return 0
+        if frame is None:
+            return 0
+        self.frames += 1
+        count = 0
+        for event in self.tracker.feed(frame):
+            inp = from_reveal(event)
+            if inp is not None:
+                self.inputs.put(inp)
+                count += 1
+        return count
+
+    def close(self) -> None:
+        close = getattr(self.source, "close", None)
+        if close:
+            close()
+
+
+def open_panel(inputs: queue.Queue, pins=None):
+    """The GPIO panel (pins: a pin map file, else the shipped map), or (None, reason) when
+    this machine has no GPIO or the map is wrong."""
+    try:
+        from hardware.config import default_pinmap, load_pinmap  # noqa: PLC0415
+        from hardware.panel import build_panel  # noqa: PLC0415
+    except ImportError as err:
+        return None, f"the LED dials' driver is not installed ({err})"
+    try:
+        pinmap = load_pinmap(pins) if pins else default_pinmap()
+        return build_panel(pinmap, events=inputs), None
+    except (RuntimeError, ValueError, OSError) as err:  # NoGPIOError, PinMapError, ...
+        return None, str(err)
+
+
+def virtual_panel(inputs: queue.Queue):
+    """Dials and buttons drawn on screen: the hardware's virtual panel (mock pins) when it is
+    installed, else this module's VirtualPanel."""
+    try:
+        from hardware.panel import virtual_panel as hw_virtual  # noqa: PLC0415
+    except ImportError:
+        return VirtualPanel(inputs)
+    try:
+        return hw_virtual(events=inputs)
+    except (RuntimeError, ValueError, OSError):
+        return VirtualPanel(inputs)
+
+
+def quiet_opencv() -> None:
+    """One OpenCV thread: the app's work per frame is small (a tiny copy compared with the
+    last), and waking a pool of threads for it 15 times a second costs more than it saves."""
+    try:
+        import cv2  # noqa: PLC0415
+    except ImportError:
+        return
+    cv2.setNumThreads(1)
+
+
+def open_camera(config, inputs: queue.Queue, references=None):
+    """A CameraFeed on the configured camera, or (None, reason).
+
+    references: the folder of enrolled card pictures (default: the card art in assets/cards).
+    A camera that is configured but not answering still gives a feed: it keeps retrying and
+    says it is not working, so the picker stands in until it comes back."""
+    try:
+        from vision.recognize import Recognizer  # noqa: PLC0415
+        from vision.sources import open_source  # noqa: PLC0415
+        from vision.tracking import RevealTracker  # noqa: PLC0415
+    except ImportError as err:
+        return None, f"card recognition is not installed ({err})"
+    from companion.app.screens.assets import assets_dir  # noqa: PLC0415
+
+    quiet_opencv()
+    refs = references or assets_dir() / "cards"
+    try:
+        recognizer = Recognizer.from_dir(refs)
+    except (ValueError, OSError) as err:
+        return None, f"cannot use the card references in {refs}: {err}"
+    try:
+        source = open_source(dict(config))
+    except Exception as err:  # a bad camera setting: keep playing with the picker
+        return None, str(err)
+    return CameraFeed(source, RevealTracker(recognizer), inputs), None

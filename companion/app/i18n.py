@@ -1,0 +1,287 @@
+"""Every word the table app shows, in English and Korean.
+
+`tr(lang, key, **args)` gives the text. Arguments named card, guess or winners are turned into
+words of the same language (card names, a list of names). A key missing from a language falls
+back to English; a key missing everywhere shows the key itself, so a gap is visible, not fatal.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "ko")
+
+CARDS = {
+    "en": {"ghost": "Ghost", "vampire": "Vampire", "living_armor": "Living Armor",
+           "butler": "Butler", "cook": "Cook", "cleaner": "Cleaner"},
+    "ko": {"ghost": "유령", "vampire": "뱀파이어", "living_armor": "리빙 아머",
+           "butler": "집사", "cook": "요리사", "cleaner": "청소부"},
+}
+
+# Colour names used as default player names, shown translated.
+COLOURS = {
+    "en": {},
+    "ko": {"Red": "빨강", "Orange": "주황", "Yellow": "노랑", "Green": "초록", "Blue": "파랑",
+           "Purple": "보라"},
+}
+
+CATALOGUE: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Abraca Who?",
+        "prompt.setup_join": "New game: each player presses their seat button ({count} joined). "
+                             "OK to start.",
+        "prompt.setup_first": "Who starts? Press their seat button, or OK for a random player.",
+        "prompt.turn": "{player}'s turn: press your own button to investigate, "
+                       "or another player's to duel.",
+        "prompt.answer": "{player} challenges {target}. {target}: press your button to accept, "
+                         "Back to refuse.",
+        "prompt.guess": "{player}: announce your identity (button 1-6 = card power).",
+        "prompt.guess_refused": "{player} refused: announce your identity and investigate "
+                                "(button 1-6 = card power).",
+        "prompt.lay": "{player}: lay your card face up in slot {zone}.",
+        "prompt.lay_duel": "Duel! Lay your cards face up: {player} in slot A, {target} in "
+                           "slot B.",
+        "prompt.pick": "{player}: pick the card from slot {zone} (button 1-6 = power).",
+        "prompt.lay_reveal": "{player} is out: lay the card you held in slot {zone}.",
+        "prompt.pick_reveal": "{player} is out: pick the card you held (button 1-6 = power).",
+        "prompt.confirm_right": "{player} announced {guess} and holds {card}: right! "
+                                "OK to confirm, Back to read again.",
+        "prompt.confirm_wrong": "{player} announced {guess} but holds {card}: wrong, 1 damage. "
+                                "OK to confirm, Back to read again.",
+        "prompt.confirm_duel": "{player} shows {pcard}, {target} shows {tcard}: this ends the "
+                               "game. OK to confirm, Back to read again.",
+        "prompt.confirm_reveal": "{player} held {card}: this ends the game. OK to confirm, "
+                                 "Back to read again.",
+        "prompt.summary": "Round {round} is over. OK for the next round.",
+        "prompt.over": "{winners} win{s}! OK for a new game.",
+        "prompt.wait": "Please wait.",
+        "msg.step_cancelled": "Step cancelled.",
+        "msg.nothing_to_undo": "Nothing to take back.",
+        "msg.undone": "Taken back.",
+        "msg.need_two": "At least 2 players must join.",
+        "msg.wrong_button": "That button does nothing now.",
+        "msg.seat_not_joined": "Seat {seat} has not joined.",
+        "msg.refused": "Not allowed: {text}",
+        "msg.turn_help": "{player}: press your own button to investigate, or another player's "
+                         "to duel.",
+        "msg.no_such_seat": "Nobody sits at seat {seat}.",
+        "msg.target_out": "{target} is out this round and cannot be challenged.",
+        "msg.answer_help": "Waiting for {target}: their button accepts, Back refuses.",
+        "msg.must_investigate": "{player} refused the duel and must investigate.",
+        "msg.guess_help": "{player}: announce an identity with buttons 1-6.",
+        "msg.camera_unsure": "The camera cannot read this card: pick it on the screen.",
+        "msg.cards_help": "Lay the card in its slot, or press OK to pick it by hand.",
+        "msg.too_many": "That cannot be a {card}: only {copies} exist and {seen} are already "
+                        "revealed this round. Check the card and show it again.",
+        "msg.confirm_help": "OK confirms, Back reads the card again.",
+        "msg.ok_to_go_on": "Press OK to go on.",
+        "msg.ok_new_game": "Press OK for a new game.",
+        "msg.panel_fault": "The health dials are not answering: {text}",
+        "msg.log_failed": "The table log cannot be written, so nothing changed: {text}",
+        "label.revealed": "Revealed this round",
+        "label.aid": "Still unseen",
+        "label.deck": "Deck: {n} cards",
+        "label.chance": "{pct}%",
+        "label.stones": "Stones",
+        "label.to_win": "{n} to win",
+        "label.hand_out": "Hand out: {threes}x3 + {ones}x1",
+        "label.out": "OUT",
+        "label.turn": "TURN",
+        "label.health": "Health",
+        "label.round": "Round {round}",
+        "label.events": "Last events",
+        "label.undo": "Undo",
+        "label.ok": "OK",
+        "label.back": "Back",
+        "label.lang": "한국어",
+        "label.pick": "Pick the card",
+        "label.announce": "Which identity do you announce?",
+        "label.joined": "joined",
+        "label.winners": "Winners",
+        "label.summary": "Round summary",
+        "label.warning": "Warning",
+        "label.setup": "Setup",
+        "ev.game": "New game: {players}",
+        "ev.investigate_right": "{player} investigated: {card}, right",
+        "ev.investigate_wrong": "{player} investigated: {card} (said {guess}), wrong",
+        "ev.duel": "{player} {pcard} vs {target} {tcard}",
+        "ev.refused": "{target} refused {player}'s duel",
+        "ev.reveal": "{player} revealed {card}",
+        "fx.damage": "{player} -{amount} health",
+        "fx.heal": "{player} +{amount} health",
+        "fx.stones": "{player} +{amount} stones",
+        "fx.eliminated": "{player} is out!",
+        "fx.round_end": "Round {round} ends",
+        "fx.game_end": "Game over!",
+        "sum.stones": "{player}: +{amount} stones",
+        "sum.nothing": "No stones this round.",
+        "warn.no_camera": "No camera: cards are picked on the screen.",
+        "warn.no_gpio": "No GPIO: the dials and buttons are shown on the screen.",
+        "warn.resumed": "Resumed the unfinished game.",
+        "warn.joined": "{text}",
+        "msg.notice": "{text}",
+        "msg.hand_over": "Autoplay stopped: the table is yours. Keys 1-6, Enter, Esc, U.",
+        "warn.camera_waiting": "The camera is not answering: cards are picked on the screen.",
+    },
+    "ko": {
+        "title": "아브라카 후?",
+        "prompt.setup_join": "새 게임: 각자 자리 버튼을 누르세요 ({count}명 참가). "
+                             "OK로 시작합니다.",
+        "prompt.setup_first": "누가 먼저 할까요? 그 사람의 버튼을 누르거나 OK로 무작위로 "
+                              "정하세요.",
+        "prompt.turn": "{player}의 차례: 자기 버튼은 추리, 다른 사람의 버튼은 결투입니다.",
+        "prompt.answer": "{player}님이 {target}님에게 결투를 신청했습니다. {target}: 자기 버튼은 "
+                         "수락, Back은 거절.",
+        "prompt.guess": "{player}: 자신의 정체를 선언하세요 (버튼 1-6 = 카드의 힘).",
+        "prompt.guess_refused": "{player}님이 거절했습니다: 정체를 선언하고 추리하세요 "
+                                "(버튼 1-6 = 카드의 힘).",
+        "prompt.lay": "{player}: 카드를 {zone} 칸에 앞면이 보이게 놓으세요.",
+        "prompt.lay_duel": "결투! 카드를 앞면이 보이게 놓으세요: {player}는 A 칸, {target}는 "
+                           "B 칸.",
+        "prompt.pick": "{player}: {zone} 칸의 카드를 고르세요 (버튼 1-6 = 힘).",
+        "prompt.lay_reveal": "{player} 탈락: 들고 있던 카드를 {zone} 칸에 놓으세요.",
+        "prompt.pick_reveal": "{player} 탈락: 들고 있던 카드를 고르세요 (버튼 1-6 = 힘).",
+        "prompt.confirm_right": "{player}: {guess} 선언, 카드는 {card}: 성공! "
+                                "OK로 확인, Back으로 다시 읽기.",
+        "prompt.confirm_wrong": "{player}: {guess} 선언, 카드는 {card}: 실패, 피해 1. "
+                                "OK로 확인, Back으로 다시 읽기.",
+        "prompt.confirm_duel": "{player}: {pcard}, {target}: {tcard}. 이것으로 게임이 끝납니다. "
+                               "OK로 확인, Back으로 다시 읽기.",
+        "prompt.confirm_reveal": "{player}의 카드는 {card}. 이것으로 게임이 끝납니다. "
+                                 "OK로 확인, Back으로 다시 읽기.",
+        "prompt.summary": "{round}라운드가 끝났습니다. OK로 다음 라운드.",
+        "prompt.over": "{winners} 승리! OK로 새 게임.",
+        "prompt.wait": "잠시 기다려 주세요.",
+        "msg.step_cancelled": "단계를 취소했습니다.",
+        "msg.nothing_to_undo": "되돌릴 것이 없습니다.",
+        "msg.undone": "되돌렸습니다.",
+        "msg.need_two": "2명 이상 참가해야 합니다.",
+        "msg.wrong_button": "지금은 그 버튼을 쓸 수 없습니다.",
+        "msg.seat_not_joined": "{seat}번 자리는 참가하지 않았습니다.",
+        "msg.refused": "허용되지 않음: {text}",
+        "msg.turn_help": "{player}: 자기 버튼은 추리, 다른 사람의 버튼은 결투입니다.",
+        "msg.no_such_seat": "{seat}번 자리에는 아무도 없습니다.",
+        "msg.target_out": "{target}님은 이번 라운드에서 탈락해 결투할 수 없습니다.",
+        "msg.answer_help": "{target}님을 기다립니다: 자기 버튼은 수락, Back은 거절.",
+        "msg.must_investigate": "{player}님은 결투를 거절했으므로 추리해야 합니다.",
+        "msg.guess_help": "{player}: 버튼 1-6으로 정체를 선언하세요.",
+        "msg.camera_unsure": "카메라가 이 카드를 읽지 못했습니다: 화면에서 고르세요.",
+        "msg.cards_help": "카드를 칸에 놓거나 OK를 눌러 직접 고르세요.",
+        "msg.too_many": "{card}일 수 없습니다: {copies}장뿐인데 이번 라운드에 이미 {seen}장 "
+                        "공개되었습니다. 카드를 확인하고 다시 보여 주세요.",
+        "msg.confirm_help": "OK는 확인, Back은 카드를 다시 읽습니다.",
+        "msg.ok_to_go_on": "OK를 눌러 계속하세요.",
+        "msg.ok_new_game": "OK를 눌러 새 게임을 시작하세요.",
+        "msg.panel_fault": "생명력 다이얼이 응답하지 않습니다: {text}",
+        "msg.log_failed": "게임 기록을 저장할 수 없어 아무것도 바뀌지 않았습니다: {text}",
+        "label.revealed": "이번 라운드 공개된 카드",
+        "label.aid": "아직 안 보인 카드",
+        "label.deck": "덱: {n}장",
+        "label.chance": "{pct}%",
+        "label.stones": "마법의 돌",
+        "label.to_win": "승리까지 {n}",
+        "label.hand_out": "지급: 3짜리 {threes}개 + 1짜리 {ones}개",
+        "label.out": "탈락",
+        "label.turn": "차례",
+        "label.health": "생명력",
+        "label.round": "{round}라운드",
+        "label.events": "최근 기록",
+        "label.undo": "되돌리기",
+        "label.ok": "OK",
+        "label.back": "Back",
+        "label.lang": "English",
+        "label.pick": "카드 고르기",
+        "label.announce": "어떤 정체를 선언합니까?",
+        "label.joined": "참가",
+        "label.winners": "승자",
+        "label.summary": "라운드 요약",
+        "label.warning": "경고",
+        "label.setup": "준비",
+        "ev.game": "새 게임: {players}",
+        "ev.investigate_right": "{player} 추리: {card}, 성공",
+        "ev.investigate_wrong": "{player} 추리: {card} ({guess} 선언), 실패",
+        "ev.duel": "{player} {pcard} 대 {target} {tcard}",
+        "ev.refused": "{target}님이 {player}님의 결투를 거절",
+        "ev.reveal": "{player} 공개: {card}",
+        "fx.damage": "{player} 생명력 -{amount}",
+        "fx.heal": "{player} 생명력 +{amount}",
+        "fx.stones": "{player} 마법의 돌 +{amount}",
+        "fx.eliminated": "{player} 탈락!",
+        "fx.round_end": "{round}라운드 종료",
+        "fx.game_end": "게임 종료!",
+        "sum.stones": "{player}: 마법의 돌 +{amount}",
+        "sum.nothing": "이번 라운드에는 마법의 돌이 없습니다.",
+        "warn.no_camera": "카메라 없음: 카드는 화면에서 고릅니다.",
+        "warn.no_gpio": "GPIO 없음: 다이얼과 버튼은 화면에 표시됩니다.",
+        "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
+        "warn.joined": "{text}",
+        "msg.notice": "{text}",
+        "msg.hand_over": "자동 진행을 멈췄습니다: 이제 직접 하세요. 키 1-6, Enter, Esc, U.",
+        "warn.camera_waiting": "카메라가 응답하지 않습니다: 카드는 화면에서 고릅니다.",
+    },
+}
+
+_CARD_ARGS = ("card", "guess", "pcard", "tcard")
+_NAME_ARGS = ("player", "target")
+
+
+def card_name(lang: str, identity: str) -> str:
+    return CARDS.get(lang, CARDS["en"]).get(identity, identity)
+
+
+def player_name(lang: str, name: str) -> str:
+    """A player's name as shown: colour names are translated, other names kept."""
+    return COLOURS.get(lang, {}).get(name, name)
+
+
+def tr(lang: str, key: str, **args) -> str:
+    table = CATALOGUE.get(lang, CATALOGUE["en"])
+    text = table.get(key) or CATALOGUE["en"].get(key) or key
+    shown = dict(args)
+    for k in _CARD_ARGS:
+        if isinstance(shown.get(k), str):
+            shown[k] = card_name(lang, shown[k])
+    for k in _NAME_ARGS:
+        if isinstance(shown.get(k), str):
+            shown[k] = player_name(lang, shown[k])
+    for k in ("winners", "players"):
+        if isinstance(shown.get(k), (list, tuple)):
+            names = [player_name(lang, n) for n in shown[k]]
+            if k == "winners":
+                shown["s"] = "" if len(names) > 1 else "s"
+            shown[k] = ", ".join(names)
+    shown.setdefault("s", "")
+    try:
+        return text.format(**shown)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def event_line(lang: str, event: dict) -> str:
+    """One event of the table log as a short line for the screen's history."""
+    kind = event.get("event")
+    if kind == "game":
+        return tr(lang, "ev.game", players=event.get("players", []))
+    if kind == "investigate":
+        right = event.get("success")
+        if right is None:
+            right = event.get("guess") == event.get("card")
+        key = "ev.investigate_right" if right else "ev.investigate_wrong"
+        return tr(lang, key, player=event["player"], card=event["card"],
+                  guess=event.get("guess", "?"))
+    if kind == "duel":
+        if not event.get("accepted"):
+            return tr(lang, "ev.refused", player=event["player"], target=event["target"])
+        cards = event.get("cards", {})
+        return tr(lang, "ev.duel", player=event["player"], target=event["target"],
+                  pcard=cards.get(event["player"]), tcard=cards.get(event["target"]))
+    if kind == "reveal":
+        return tr(lang, "ev.reveal", player=event["player"], card=event["card"])
+    return str(kind)
+
+
+def effect_line(lang: str, note: dict) -> str:
+    return tr(lang, "fx." + note.get("kind", ""), **{k: v for k, v in note.items() if k != "kind"})
+
+
+def stone_tokens(n: int) -> tuple[int, int]:
+    """How to hand out n stones with the fewest tokens: (threes, ones)."""
+    return n // 3, n % 3

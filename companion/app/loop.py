@@ -1,0 +1,204 @@
+"""The main loop: one thread drains the input queue into the controller and redraws on change.
+
+Devices put inputs on `App.inputs` (a queue.Queue) from any thread; only this loop reads it.
+The clock is passed in, so tests and the headless demo run as fast as the machine allows.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from pathlib import Path
+
+from companion.app.inputs import Press, Tick, from_button, from_key
+
+
+class App:
+    """Glue: input queue -> controller -> panel and screen.
+
+    display: a pygame surface to draw on (None: no screen); screen: a TableScreen for it.
+    camera: a CameraFeed or None. sim: a SimTable playing for everyone, or None.
+    clock: a function giving seconds. screenshots: a folder to save one PNG per screen.
+    """
+
+    def __init__(self, ctl, *, inputs: queue.Queue | None = None, display=None, screen=None,
+                 camera=None, sim=None, clock: Callable[[], float], screenshots: Path | None = None,
+                 sim_delay: float = 0.0, flip: Callable[[], None] | None = None,
+                 update: Callable[[list], None] | None = None):
+        self.ctl = ctl
+        self.inputs = inputs if inputs is not None else queue.Queue()
+        self.display = display
+        self.screen = screen
+        self.camera = camera
+        self.sim = sim
+        self.clock = clock
+        self.screenshots = screenshots
+        self.sim_delay = sim_delay
+        self.flip = flip
+        self.update = update  # shows parts of the screen (pygame.display.update)
+        self.light_redraws = 0
+        self.drawn_version = -1
+        self.redraws = 0
+        self.shots: dict[str, Path] = {}
+        self._next_sim = 0.0
+        self._drawn_lights = None
+        self._now = 0.0
+        self.idle = None  # an IdleTimer: after a while without players, the attract screen
+        self.attract = None  # draws it: attract(surface, seconds_shown, force) -> bool
+        self.attracting: float | None = None  # when the attract screen came up
+        if sim is not None:
+            ctl.listeners.append(lambda event, notes: self._sim_follow(event, notes))
+
+    def _sim_follow(self, event, notes):
+        players = [p["name"] for p in self.ctl.state["players"]]
+        if event.get("event") == "game":
+            self.sim.deal(players)
+            notes = [n for n in notes if n.get("kind") != "round_start"]
+        self.sim.follow(notes, players, event)
+        self.sim.pick_up()
+
+    # ----- one pass -----------------------------------------------------------------------
+    def pump_pygame(self, events) -> None:
+        """Keyboard, mouse and touch events from pygame onto the input queue."""
+        import pygame  # noqa: PLC0415
+
+        for ev in events:
+            if self.sim is not None and ev.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN,
+                                                    pygame.FINGERDOWN):
+                self.sim = None  # a person takes the table over from the simulated players
+                self.ctl.notice_key("msg.hand_over")
+                continue
+            if ev.type == pygame.QUIT:
+                self.inputs.put(Press("quit"))
+            elif ev.type == pygame.KEYDOWN:
+                press = from_key(pygame.key.name(ev.key))
+                if press is not None:
+                    self.inputs.put(press)
+            elif ev.type == pygame.MOUSEBUTTONDOWN and self.screen is not None:
+                press = self.screen.hit(ev.pos)
+                if press is not None:
+                    self.inputs.put(press)
+            elif ev.type == pygame.FINGERDOWN and self.screen is not None and self.display:
+                w, h = self.display.get_size()
+                press = self.screen.hit((int(ev.x * w), int(ev.y * h)))
+                if press is not None:
+                    self.inputs.put(press)
+
+    def drain(self) -> int:
+        n = 0
+        while True:
+            try:
+                item = self.inputs.get_nowait()
+            except queue.Empty:
+                return n
+            n += 1
+            self._dispatch(item)
+
+    def _dispatch(self, item) -> None:
+        if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
+            item = from_button(item)  # a hardware ButtonEvent
+            if item is None:
+                return
+        if self.idle is not None and not isinstance(item, Tick):
+            self.idle.activity(self._now)
+            if self.attracting is not None:
+                self.attracting = None  # the table wakes up; a press only wakes it
+                self.drawn_version = -1
+                if isinstance(item, Press):
+                    return
+        self.ctl.handle(item)
+
+    def wait(self, timeout: float) -> None:
+        """Sleep until an input arrives on the queue or timeout seconds pass (idle)."""
+        try:
+            item = self.inputs.get(timeout=timeout)
+        except queue.Empty:
+            return
+        self._dispatch(item)
+
+    def step(self) -> bool:
+        """One pass of the loop. Returns True if the screen was redrawn."""
+        now = self.clock()
+        self._now = now
+        if self.camera is not None:
+            self.camera.poll()
+            self.ctl.set_camera(self.camera.working)
+        self.drain()
+        self.ctl.handle(Tick(now))
+        shown = self.display is None or self.drawn_version == self.ctl.version
+        if self.sim is not None and now >= self._next_sim and not self.ctl.effects \
+                and self.inputs.empty() and shown:
+            for inp in self.sim.next_input(self.ctl):
+                self.inputs.put(inp)
+            self._next_sim = now + self.sim_delay
+            self.drain()
+        if self.idle is not None and self.attracting is None and self.idle.poll(now) \
+                and self.sim is None:
+            self.attracting = now
+            self.drawn_version = -1
+        return self.redraw()
+
+    def _lights(self):
+        """The virtual panel's lights, so the screen follows the dials' own animations."""
+        panel = getattr(self.screen, "panel", None)
+        if panel is None or not hasattr(panel, "led_states"):
+            return None
+        try:
+            return tuple(tuple(row) for row in panel.led_states())
+        except Exception:
+            return None
+
+    def redraw(self, force: bool = False) -> bool:
+        if self.display is None or self.screen is None:
+            return False
+        if self.attracting is not None and self.attract is not None:
+            drawn = self.attract(self.display, self._now - self.attracting,
+                                 force or self.drawn_version == -1)
+            self.drawn_version = self.ctl.version
+            if drawn and self.flip is not None:
+                self.flip()
+            return bool(drawn)
+        lights = self._lights()
+        animating = bool(self.ctl.effects)
+        if not force and not animating and self.ctl.version == self.drawn_version:
+            if lights == self._drawn_lights:
+                return False
+            # Only the virtual dials moved (a blinking turn): redraw just their lights.
+            self._drawn_lights = lights
+            areas = self.screen.draw_lights(self.display, self.ctl)
+            if areas and self.update is not None:
+                self.update(areas)
+            elif self.flip is not None:
+                self.flip()
+            self.light_redraws += 1
+            return True
+        self._drawn_lights = lights
+        self.screen.draw(self.display, self.ctl)
+        self.drawn_version = self.ctl.version
+        self.redraws += 1
+        if self.flip is not None:
+            self.flip()
+        self._screenshot()
+        return True
+
+    def _screenshot(self) -> None:
+        if self.screenshots is None:
+            return
+        ctl = self.ctl
+        name = ctl.phase
+        if ctl.phase == "cards" and ctl.pending is not None:
+            name += "-picker" if ctl.pending.picker else "-camera"
+            name += "-" + ctl.pending.kind
+        if ctl.effects:
+            name = "effect-" + ctl.effects[0].note.get("kind", "")
+        if ctl.message:
+            name += "-message"
+        name += "-" + ctl.language
+        if name in self.shots:
+            return
+        import pygame  # noqa: PLC0415
+
+        self.screenshots.mkdir(parents=True, exist_ok=True)
+        path = self.screenshots / f"{len(self.shots) + 1:03d}-{name}.png"
+        pygame.image.save(self.display, str(path))
+        self.shots[name] = path

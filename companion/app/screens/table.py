@@ -1,0 +1,502 @@
+"""The table screen: everything the players need to see, drawn with pygame from the controller.
+
+Laid out on a 1280x720 grid and scaled to the surface (800x480 for the Pi touch display).
+The screen keeps no game state of its own: `draw(surface, ctl)` paints the whole frame from
+the controller, and `hit(pos)` turns a touch into the same Press a button would give.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.app.controller import SEAT_COLOURS
+from companion.app.i18n import card_name, effect_line, event_line, player_name, stone_tokens, tr
+from companion.app.inputs import Press
+from companion.app.screens.assets import card_art, font_path
+from companion.cards import COPIES, IDENTITIES, POWER
+
+BASE_W, BASE_H = 1280, 720
+WIN_STONES = 7
+MAX_HEALTH = 5
+
+BG = (24, 26, 34)
+PANEL = (38, 42, 54)
+PANEL_HI = (58, 64, 84)
+TEXT = (236, 236, 240)
+DIM = (150, 154, 168)
+WARN = (255, 186, 73)
+GOOD = (112, 214, 120)
+BAD = (240, 92, 92)
+GOLD = (250, 210, 90)
+LED_ON = (255, 170, 40)
+LED_OFF = (70, 60, 50)
+SEAT_RGB = {"Red": (220, 70, 70), "Orange": (240, 140, 50), "Yellow": (230, 210, 60),
+            "Green": (80, 190, 100), "Blue": (80, 140, 235), "Purple": (170, 100, 220)}
+CARD_RGB = {"ghost": (200, 205, 230), "vampire": (170, 40, 60), "living_armor": (120, 130, 150),
+            "butler": (60, 70, 110), "cook": (220, 150, 60), "cleaner": (90, 160, 140)}
+
+
+class TableScreen:
+    """Draws the table for one surface size. panel: a virtual LED panel (with led_states())
+    whose lights are drawn as the health candles, or None to draw them from the state."""
+
+    def __init__(self, size: tuple[int, int], *, panel=None, warnings: list[str] | None = None,
+                 card_art: bool = True):
+        self.size = size
+        self.scale = min(size[0] / BASE_W, size[1] / BASE_H)
+        # On a small display the words that matter most are drawn larger than the grid.
+        self.boost = 1.0 if self.scale >= 0.9 else 1.25
+        self.panel = panel
+        self.warnings = list(warnings or [])  # catalogue keys of missing devices, always shown
+        self.card_art = card_art  # False: plain drawn cards (reference images stay put)
+        self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
+        self._text: dict[tuple, pygame.Surface] = {}
+        self._cards: dict[tuple[str, int, int, bool], pygame.Surface] = {}
+        self.hits: list[tuple[pygame.Rect, Press]] = []
+
+    # ----- helpers ------------------------------------------------------------------------
+    def R(self, x, y, w, h) -> pygame.Rect:
+        s = self.scale
+        return pygame.Rect(round(x * s), round(y * s), round(w * s), round(h * s))
+
+    def font(self, size: int, bold: bool = False) -> pygame.font.Font:
+        px = max(8, round(size * self.scale))
+        key = (px, bold)
+        if key not in self._fonts:
+            path = font_path(bold)
+            self._fonts[key] = pygame.font.Font(str(path) if path else None, px)
+        return self._fonts[key]
+
+    def text(self, s: str, size: int, colour=TEXT, bold=False) -> pygame.Surface:
+        key = (s, size, colour, bold)
+        surf = self._text.get(key)
+        if surf is None:
+            if len(self._text) > 3000:
+                self._text.clear()
+            surf = self.font(size, bold).render(s, True, colour)
+            self._text[key] = surf
+        return surf
+
+    def blit_text(self, dst, s, size, pos, colour=TEXT, bold=False, anchor="topleft"):
+        surf = self.text(s, size, colour, bold)
+        rect = surf.get_rect(**{anchor: pos})
+        dst.blit(surf, rect)
+        return rect
+
+    def wrap(self, s: str, size: int, width: int, bold=False) -> list[str]:
+        """Lines of s that fit width pixels (splits on spaces; long words on characters)."""
+        font = self.font(size, bold)
+        lines, line = [], ""
+        for word in s.split(" "):
+            trial = (line + " " + word) if line else word
+            if font.size(trial)[0] <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            line = word
+            while font.size(line)[0] > width and len(line) > 1:
+                cut = len(line)
+                while cut > 1 and font.size(line[:cut])[0] > width:
+                    cut -= 1
+                lines.append(line[:cut])
+                line = line[cut:]
+        if line:
+            lines.append(line)
+        return lines
+
+    def button(self, dst, rect, label, press, colour=PANEL_HI, size=26):
+        pygame.draw.rect(dst, colour, rect, border_radius=max(4, rect.h // 5))
+        pygame.draw.rect(dst, DIM, rect, width=2, border_radius=max(4, rect.h // 5))
+        self.blit_text(dst, label, size, rect.center, bold=True, anchor="center")
+        self.hits.append((rect, press))
+
+    def card(self, identity: str, w: int, h: int, dim: bool = False) -> pygame.Surface:
+        key = (identity, w, h, dim)
+        surf = self._cards.get(key)
+        if surf is not None:
+            return surf
+        surf = None
+        path = card_art(identity) if self.card_art else None
+        if path is not None:
+            try:
+                surf = pygame.transform.smoothscale(pygame.image.load(str(path)), (w, h))
+            except (pygame.error, OSError, ValueError):
+                surf = None
+        if surf is None:
+            surf = pygame.Surface((w, h))
+            surf.fill(BG)
+            pygame.draw.rect(surf, CARD_RGB[identity], (0, 0, w, h), border_radius=w // 10)
+            pygame.draw.rect(surf, TEXT, (0, 0, w, h), width=2, border_radius=w // 10)
+            big = pygame.font.Font(str(font_path(True)) if font_path(True) else None, h // 3)
+            num = big.render(str(POWER[identity]), True, TEXT)
+            surf.blit(num, num.get_rect(center=(w // 2, h // 2)))
+        surf = surf.convert() if pygame.display.get_surface() else surf
+        if dim:
+            shade = pygame.Surface((w, h), pygame.SRCALPHA)
+            shade.fill((0, 0, 0, 150))
+            surf = surf.copy()
+            surf.blit(shade, (0, 0))
+        self._cards[key] = surf
+        return surf
+
+    def warm(self) -> None:
+        """Load and scale the card pictures and fonts now (at start-up), so that the first
+        screen of a game draws as fast as the others."""
+        for w, h in ((96, 134), (92, 128)):
+            for ident in IDENTITIES:
+                for dim in (False, True):
+                    self.card(ident, round(w * self.scale), round(h * self.scale), dim)
+        for size in (16, 18, 20, 22, 24, 26, 28, 30, 34, 40, 44, 56):
+            for bold in (False, True):
+                self.font(size, bold)
+
+    def hit(self, pos) -> Press | None:
+        """The Press a touch at pos means, or None."""
+        for rect, press in reversed(self.hits):
+            if rect.collidepoint(pos):
+                return press
+        return None
+
+    # ----- the frame ----------------------------------------------------------------------
+    def draw(self, dst: pygame.Surface, ctl) -> None:
+        self.hits = []
+        lang = ctl.language
+        dst.fill(BG)
+        self._top(dst, ctl, lang)
+        if ctl.phase in ("setup_join", "setup_first"):
+            self._setup(dst, ctl, lang)
+        else:
+            self._players(dst, ctl, lang)
+            self._revealed(dst, ctl, lang)
+            self._aid(dst, ctl, lang)
+            if ctl.phase in ("cards", "confirm"):
+                self._slots(dst, ctl, lang)
+            if ctl.phase == "guess" or (ctl.phase == "cards" and ctl.pending.picker):
+                self._picker(dst, ctl, lang)
+            if ctl.phase == "summary":
+                self._summary(dst, ctl, lang)
+            if ctl.phase == "over":
+                self._over(dst, ctl, lang)
+        self._bottom(dst, ctl, lang)
+        if ctl.effects:
+            self._effect(dst, ctl, lang)
+
+    def _top(self, dst, ctl, lang):
+        pygame.draw.rect(dst, PANEL, self.R(0, 0, BASE_W, 64))
+        self.blit_text(dst, tr(lang, "title"), 34, self.R(16, 12, 0, 0).topleft, GOLD, True)
+        if ctl.phase not in ("setup_join", "setup_first"):
+            st = ctl.state
+            self.blit_text(dst, tr(lang, "label.round", round=st["round"]), 28,
+                           self.R(300, 16, 0, 0).topleft, TEXT, True)
+            self.blit_text(dst, tr(lang, "label.deck", n=st["deck"]), 28,
+                           self.R(480, 16, 0, 0).topleft, TEXT)
+        self.button(dst, self.R(980, 8, 140, 48), tr(lang, "label.lang"), Press("lang"), size=24)
+        self.button(dst, self.R(1130, 8, 140, 48), tr(lang, "label.undo"), Press("undo"),
+                    colour=(90, 60, 40), size=26)
+
+    def _setup(self, dst, ctl, lang):
+        first_phase = ctl.phase == "setup_first"
+        for i in range(6):
+            seat = i + 1
+            rect = self.R(40 + (i % 3) * 405, 90 + (i // 3) * 185, 385, 165)
+            joined = seat in ctl.joined
+            colour = SEAT_RGB.get(SEAT_COLOURS[i], PANEL_HI) if joined else PANEL
+            if first_phase and not joined:
+                colour = BG
+            pygame.draw.rect(dst, colour, rect, border_radius=16)
+            pygame.draw.rect(dst, TEXT if joined else DIM, rect, width=3, border_radius=16)
+            self.blit_text(dst, str(seat), 56, (rect.x + rect.w // 8, rect.centery), TEXT, True,
+                           "center")
+            name = player_name(lang, ctl.names[i])
+            self.blit_text(dst, name, 40, (rect.centerx + rect.w // 10, rect.centery - 14 *
+                                           self.scale), TEXT, True, "center")
+            if joined:
+                self.blit_text(dst, tr(lang, "label.joined"), 24,
+                               (rect.centerx + rect.w // 10, rect.centery + 30 * self.scale),
+                               TEXT, False, "center")
+            self.hits.append((rect, Press("seat", seat)))
+
+    def _players(self, dst, ctl, lang):
+        st = ctl.state
+        players = st["players"]
+        exp = ctl.game.expect or {}
+        leds = self._led_rows()
+        row_h = min(64, 396 // max(1, len(players)) - 4)  # rows end above the prompt
+        for i, p in enumerate(players):
+            rect = self.R(10, 74 + i * (row_h + 4), 510, row_h)
+            turn = exp.get("player") == p["name"] or p["name"] in exp.get("players", ())
+            pygame.draw.rect(dst, PANEL_HI if turn else PANEL, rect, border_radius=10)
+            if turn:
+                pygame.draw.rect(dst, GOLD, rect, width=3, border_radius=10)
+            sw = self.R(10, 74 + i * (row_h + 4), 12, row_h)
+            seat = ctl.joined[i] if i < len(ctl.joined) else i + 1
+            colour_name = SEAT_COLOURS[seat - 1]
+            pygame.draw.rect(dst, SEAT_RGB.get(colour_name, DIM), sw, border_radius=6)
+            name_col = TEXT if p["alive"] else DIM
+            self.blit_text(dst, player_name(lang, p["name"]), min(30, round(28 * self.boost)),
+                           (rect.x + 40 * self.scale, rect.y + 6 * self.scale), name_col, True)
+            self._candles(dst, rect, leds, seat, p)
+            # stones: number, tokens, progress to 7
+            stones = p["stones"]
+            self.blit_text(dst, str(stones), 40, (self.R(270, 0, 0, 0).x, rect.centery), GOLD,
+                           True, "midleft")
+            bar = self.R(318, 0, 110, 14)
+            bar.centery = rect.centery - round(8 * self.scale)
+            pygame.draw.rect(dst, LED_OFF, bar, border_radius=6)
+            done = bar.copy()
+            done.w = round(bar.w * min(stones, WIN_STONES) / WIN_STONES)
+            if done.w:
+                pygame.draw.rect(dst, GOLD, done, border_radius=6)
+            threes, ones = stone_tokens(stones)
+            self.blit_text(dst, f"3×{threes} 1×{ones}", 18,
+                           (bar.x, bar.bottom + round(4 * self.scale)), DIM)
+            badge = tr(lang, "label.out") if not p["alive"] else (
+                tr(lang, "label.turn") if turn else "")
+            if badge:
+                self.blit_text(dst, badge, 24, (rect.right - 10 * self.scale, rect.centery),
+                               BAD if not p["alive"] else GOLD, True, "midright")
+            self.blit_text(dst, str(seat), 18, (rect.x + 22 * self.scale, rect.y + 4 * self.scale),
+                           DIM)
+            self.hits.append((rect, Press("seat", seat)))
+
+    def _candles(self, dst, rect, leds, seat, player) -> pygame.Rect:
+        """A player's health candles (the dial's lights) in their row; returns their area."""
+        lights = leds[seat - 1] if leds and seat - 1 < len(leds) else \
+            [k < player["health"] for k in range(MAX_HEALTH)]
+        radius = round(10 * self.scale)
+        cy = rect.y + rect.h - round(16 * self.scale)
+        area = pygame.Rect(self.R(30, 0, 0, 0).x - radius, cy - radius,
+                           round(4 * 30 * self.scale) + 2 * radius, 2 * radius)
+        for k, on in enumerate(lights[:MAX_HEALTH]):
+            c = self.R(30 + k * 30, 0, 0, 0).x, cy
+            pygame.draw.circle(dst, LED_ON if on else LED_OFF, c, radius)
+        return area
+
+    def draw_lights(self, dst, ctl) -> list[pygame.Rect]:
+        """Redraw only the health candles (the virtual dials blink on their own): the areas
+        changed, for a partial screen update. The players' rows are drawn again clipped to
+        the candles, so the result is the same as a full redraw."""
+        if ctl.phase in ("setup_join", "setup_first") or not ctl.game.started:
+            return []
+        players = ctl.state["players"]
+        row_h = min(64, 396 // max(1, len(players)) - 4)  # rows end above the prompt
+        radius = round(10 * self.scale)
+        areas = []
+        for i in range(len(players)):
+            rect = self.R(10, 74 + i * (row_h + 4), 510, row_h)
+            cy = rect.y + rect.h - round(16 * self.scale)
+            areas.append(pygame.Rect(self.R(30, 0, 0, 0).x - radius - 1, cy - radius - 1,
+                                     round(4 * 30 * self.scale) + 2 * radius + 3,
+                                     2 * radius + 3))
+        hits = self.hits
+        clip = dst.get_clip()
+        dst.set_clip(areas[0].unionall(areas[1:]))
+        try:
+            self._players(dst, ctl, ctl.language)
+        finally:
+            dst.set_clip(clip)
+            self.hits = hits
+        return areas
+
+    def _led_rows(self):
+        """The virtual panel's lights as rows of booleans per seat, when it has them."""
+        if self.panel is None or not hasattr(self.panel, "led_states"):
+            return None
+        try:
+            states = self.panel.led_states()
+        except Exception:
+            return None
+        rows = list(states.values()) if isinstance(states, dict) else list(states)
+        out = []
+        for row in rows:
+            if isinstance(row, (int, float)) and not isinstance(row, bool):
+                out.append([k < row for k in range(MAX_HEALTH)])
+            else:
+                try:
+                    out.append([bool(x) and x != (0, 0, 0) for x in row])
+                except TypeError:
+                    return None
+        return out
+
+    def _revealed(self, dst, ctl, lang):
+        area = self.R(530, 74, 740, 236)
+        pygame.draw.rect(dst, PANEL, area, border_radius=10)
+        self.blit_text(dst, tr(lang, "label.revealed"), 22,
+                       (area.x + 10 * self.scale, area.y + 4 * self.scale), DIM, True)
+        revealed = ctl.state["revealed"]
+        cw, ch = round(96 * self.scale), round(134 * self.scale)
+        for k, ident in enumerate(IDENTITIES):
+            x = area.x + round((14 + k * 121) * self.scale)
+            y = area.y + round(32 * self.scale)
+            n = revealed.get(ident, 0)
+            dst.blit(self.card(ident, cw, ch, dim=(n == 0)), (x, y))
+            self.blit_text(dst, card_name(lang, ident), 18, (x + cw // 2, y + ch + 2 * self.scale),
+                           TEXT, False, "midtop")
+            self.blit_text(dst, f"{n}/{COPIES[ident]}", 28,
+                           (x + cw // 2, y + ch + 24 * self.scale), GOLD if n else DIM, True,
+                           "midtop")
+
+    def _aid(self, dst, ctl, lang):
+        area = self.R(530, 318, 740, 146)
+        pygame.draw.rect(dst, PANEL, area, border_radius=10)
+        try:
+            fig = ctl.game.figures()
+        except Exception:
+            return
+        self.blit_text(dst, tr(lang, "label.aid") + "  ·  " + tr(lang, "label.deck",
+                                                                  n=fig.get("deck", 0)), 22,
+                       (area.x + 10 * self.scale, area.y + 4 * self.scale), DIM, True)
+        for k, ident in enumerate(IDENTITIES):
+            x = area.x + round((14 + k * 121) * self.scale)
+            unseen = fig["unseen"].get(ident, 0)
+            chance = fig["chance"].get(ident, 0.0)
+            self.blit_text(dst, f"{unseen}", 34, (x, area.y + 30 * self.scale), TEXT, True)
+            self.blit_text(dst, tr(lang, "label.chance", pct=round(chance * 100)), 24,
+                           (x + 96 * self.scale, area.y + 40 * self.scale), TEXT, False,
+                           "topright")
+            bar = pygame.Rect(x, area.y + round(76 * self.scale), round(96 * self.scale),
+                              round(16 * self.scale))
+            pygame.draw.rect(dst, LED_OFF, bar, border_radius=5)
+            fill = bar.copy()
+            fill.w = round(bar.w * max(0.0, min(1.0, chance)))
+            if fill.w:
+                pygame.draw.rect(dst, CARD_RGB[ident], fill, border_radius=5)
+            self.blit_text(dst, card_name(lang, ident), 18,
+                           (x + 48 * self.scale, area.y + 100 * self.scale), DIM, False, "midtop")
+
+    def _overlay(self, dst, rect, alpha=230):
+        if alpha >= 255:
+            pygame.draw.rect(dst, BG, rect, border_radius=10)
+        else:
+            shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+            shade.fill((*BG, alpha))
+            dst.blit(shade, rect.topleft)
+        pygame.draw.rect(dst, GOLD, rect, width=3, border_radius=10)
+
+    def _slots(self, dst, ctl, lang):
+        pend = ctl.pending
+        area = self.R(530, 318, 740, 146)
+        self._overlay(dst, area, 255)
+        cw, ch = round(92 * self.scale), round(128 * self.scale)
+        for k, zone in enumerate(pend.zones):
+            x = area.x + round((20 + k * 360) * self.scale)
+            y = area.y + round(9 * self.scale)
+            who = pend.player if zone == "a" else pend.target
+            ident = pend.cards.get(zone)
+            if ident:
+                dst.blit(self.card(ident, cw, ch), (x, y))
+            else:
+                pygame.draw.rect(dst, DIM, (x, y, cw, ch), width=3, border_radius=8)
+                self.blit_text(dst, "?", 60, (x + cw // 2, y + ch // 2), DIM, True, "center")
+            self.blit_text(dst, zone.upper() + "  " + player_name(lang, who), 26,
+                           (x + cw + 12 * self.scale, y + 10 * self.scale), TEXT, True)
+            if ident:
+                self.blit_text(dst, card_name(lang, ident), 26,
+                               (x + cw + 12 * self.scale, y + 50 * self.scale), GOLD, True)
+            if pend.guess and zone == "a":
+                self.blit_text(dst, "→ " + card_name(lang, pend.guess), 22,
+                               (x + cw + 12 * self.scale, y + 90 * self.scale), DIM)
+
+    def _picker(self, dst, ctl, lang):
+        area = self.R(530, 74, 740, 236)
+        self._overlay(dst, area, 255)
+        title = "label.announce" if ctl.phase == "guess" else "label.pick"
+        self.blit_text(dst, tr(lang, title), 22,
+                       (area.x + 10 * self.scale, area.y + 4 * self.scale), GOLD, True)
+        cw, ch = round(96 * self.scale), round(134 * self.scale)
+        for k, ident in enumerate(IDENTITIES):
+            x = area.x + round((14 + k * 121) * self.scale)
+            y = area.y + round(32 * self.scale)
+            dst.blit(self.card(ident, cw, ch), (x, y))
+            self.blit_text(dst, card_name(lang, ident), 18, (x + cw // 2, y + ch + 2 * self.scale),
+                           TEXT, False, "midtop")
+            self.blit_text(dst, str(POWER[ident]), 28, (x + cw // 2, y + ch + 24 * self.scale),
+                           GOLD, True, "midtop")
+            self.hits.append((pygame.Rect(x, y, cw, ch + round(56 * self.scale)),
+                              Press("card", ident)))
+
+    def _summary(self, dst, ctl, lang):
+        area = self.R(530, 74, 740, 390)
+        self._overlay(dst, area, 255)
+        self.blit_text(dst, tr(lang, "label.summary"), 34,
+                       (area.x + 20 * self.scale, area.y + 14 * self.scale), GOLD, True)
+        gains: dict[str, int] = {}
+        for note in ctl.summary or []:
+            if note.get("kind") == "stones":
+                gains[note["player"]] = gains.get(note["player"], 0) + note["amount"]
+        lines = [tr(lang, "sum.stones", player=p, amount=n) for p, n in gains.items()] or \
+            [tr(lang, "sum.nothing")]
+        for k, line in enumerate(lines[:8]):
+            self.blit_text(dst, line, 30, (area.x + 30 * self.scale,
+                                           area.y + (70 + k * 40) * self.scale), TEXT, True)
+
+    def _over(self, dst, ctl, lang):
+        area = self.R(530, 74, 740, 390)
+        self._overlay(dst, area, 255)
+        self.blit_text(dst, tr(lang, "label.winners"), 40,
+                       (area.centerx, area.y + 40 * self.scale), GOLD, True, "midtop")
+        for k, name in enumerate(ctl.state.get("winners", [])):
+            self.blit_text(dst, player_name(lang, name), 56,
+                           (area.centerx, area.y + (120 + k * 70) * self.scale), TEXT, True,
+                           "midtop")
+
+    def _bottom(self, dst, ctl, lang):
+        box = self.R(10, 474, 990, 130)
+        pygame.draw.rect(dst, PANEL, box, border_radius=10)
+        key, args = ctl.prompt()
+        text = tr(lang, key, **args)
+        for size in (round(30 * self.boost), round(24 * self.boost), 24, 20):
+            lines = self.wrap(text, size, box.w - round(24 * self.scale), True)
+            if 10 + len(lines) * (size + 8) <= 130:  # the largest size that fits the box
+                break
+        for k, line in enumerate(lines[:4]):
+            self.blit_text(dst, line, size, (box.x + 12 * self.scale,
+                                             box.y + (10 + k * (size + 8)) * self.scale), TEXT,
+                           True)
+        message = ctl.message
+        warnings = list(self.warnings)
+        if getattr(ctl, "camera_expected", False) and not ctl.camera:
+            warnings.append("warn.camera_waiting")
+        if message is None and warnings:  # a missing device stays in sight
+            message = ("warn.joined", {"text": "  ".join(tr(lang, w) for w in warnings)})
+        if message:
+            mkey, margs = message
+            msg = tr(lang, mkey, **margs)
+            lines = self.wrap(msg, 22, round(1250 * self.scale))
+            for k, line in enumerate(lines[:2]):
+                self.blit_text(dst, line, 22, self.R(14, 610 + k * 26, 0, 0).topleft, WARN, True)
+            top = 662
+        else:
+            top = 612
+        events = ctl.game.events[1:] if ctl.game.events else []
+        for k, ev in enumerate(events[-(3 if top == 612 else 2):][::-1]):
+            self.blit_text(dst, event_line(lang, ev), 20, self.R(14, top + k * 26, 0, 0).topleft,
+                           TEXT if k == 0 else DIM)
+        self.button(dst, self.R(1010, 474, 260, 62), tr(lang, "label.ok"), Press("ok"),
+                    colour=(40, 100, 60), size=30)
+        self.button(dst, self.R(1010, 542, 260, 62), tr(lang, "label.back"), Press("back"),
+                    size=30)
+
+    def _effect(self, dst, ctl, lang):
+        """The running effect as a banner that grows in, with a bar running out as it ends;
+        the next ones are listed small under it. A touch skips them all."""
+        effect = ctl.effects[0]  # they run one after another
+        note = effect.note
+        colour = {"damage": BAD, "eliminated": BAD, "stones": GOLD, "heal": GOOD}.get(
+            note.get("kind"), TEXT)
+        total = max(effect.until - effect.start, 1e-6)
+        left = max(0.0, min(1.0, (effect.until - ctl.now) / total))
+        grow = min(1.0, (1.0 - left) * total / 0.15) if total > 0.15 else 1.0
+        full = self.R(330, 250, 620, 110)
+        rect = full.inflate(-round(full.w * 0.3 * (1 - grow)), -round(full.h * 0.3 * (1 - grow)))
+        self._overlay(dst, rect, 235)
+        self.blit_text(dst, effect_line(lang, note), 44, rect.center, colour, True, "center")
+        bar = pygame.Rect(rect.x + 12, rect.bottom - 14, round((rect.w - 24) * left), 6)
+        if bar.w > 0:
+            pygame.draw.rect(dst, colour, bar, border_radius=3)
+        for k, later in enumerate(ctl.effects[1:4]):
+            self.blit_text(dst, effect_line(lang, later.note), 24,
+                           (full.centerx, full.bottom + (8 + k * 30) * self.scale), TEXT, True,
+                           "midtop")
+        self.hits.append((full, Press("skip")))

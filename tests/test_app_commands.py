@@ -1,0 +1,144 @@
+"""`companion demo` and `companion run`, headless."""
+
+from __future__ import annotations
+
+import json
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+import pytest  # noqa: E402
+
+from companion.app.commands import resume_or_new  # noqa: E402
+from companion.app.devices import open_camera, open_panel  # noqa: E402
+from companion.cli import main  # noqa: E402
+from companion.tablelog import replay_file  # noqa: E402
+
+DEMO = ["demo", "--autoplay", "--fast", "--exit-when-over", "--headless", "--no-camera"]
+
+
+def test_headless_demo_plays_a_whole_game_logs_it_and_saves_each_screen(tmp_path, capsys):
+    log, shots = tmp_path / "game.jsonl", tmp_path / "shots"
+    assert main(DEMO + ["--log", str(log), "--screenshots", str(shots), "--seed", "5"]) == 0
+    replay = replay_file(log)
+    assert replay.error is None and replay.game.over and replay.game.state["winners"]
+    names = sorted(p.name for p in shots.glob("*.png"))
+    for phase in ("setup_join", "setup_first", "turn", "guess", "confirm", "over"):
+        assert any(f"-{phase}-" in n for n in names), (phase, names)
+    out = capsys.readouterr().out
+    assert "game over, winners" in out and "cards read by the camera: 0," in out
+
+
+def test_demo_resumes_an_unfinished_game_and_drops_a_torn_last_line(tmp_path, capsys):
+    full = tmp_path / "full.jsonl"
+    assert main(DEMO + ["--log", str(full), "--seed", "8", "--players", "3"]) == 0
+    lines = full.read_bytes().splitlines(keepends=True)
+    assert len(lines) > 6
+    part = tmp_path / "part.jsonl"
+    part.write_bytes(b"".join(lines[:5]) + b'{"event": "investi')  # cut by a power failure
+    capsys.readouterr()
+    assert main(DEMO + ["--log", str(part), "--seed", "9"]) == 0
+    out = capsys.readouterr()
+    assert "cut short" in out.err and "resumed" in out.out
+    data = part.read_bytes()
+    assert data.startswith(b"".join(lines[:5]))
+    replay = replay_file(part)
+    assert replay.error is None and replay.game.over
+    assert [p["name"] for p in replay.game.state["players"]] == \
+        json.loads(lines[0])["players"]
+
+
+def test_demo_refuses_a_corrupt_log_and_leaves_it_alone(tmp_path, capsys):
+    log = tmp_path / "bad.jsonl"
+    content = b'{"event": "game", "players": ["Ann", "Ben"]}\n{"event": "fly"}\n{"x": 1}\n'
+    log.write_bytes(content)
+    assert main(DEMO + ["--log", str(log)]) == 2
+    assert "line 2" in capsys.readouterr().err
+    assert log.read_bytes() == content
+
+
+def test_a_finished_game_in_the_log_file_is_moved_aside_not_overwritten(tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert main(DEMO + ["--log", str(log), "--seed", "3", "--players", "2"]) == 0
+    first = log.read_bytes()
+    game, table_log, notice = resume_or_new(log)
+    assert game is None and table_log is None and "moved it to" in notice
+    assert (tmp_path / "g.jsonl.1").read_bytes() == first and not log.exists()
+
+
+def test_demo_rejects_bad_options_with_a_message(capsys):
+    assert main(DEMO + ["--players", "9"]) == 2
+    assert "--players must be 2 to 6" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="must look like 1280x720"):
+        main(DEMO + ["--size", "big"])
+
+
+def test_missing_devices_are_reported_not_fatal():
+    import queue
+
+    panel, why = open_panel(queue.Queue())  # this machine has no GPIO
+    assert panel is None and "GPIO" in why
+    camera, why_cam = open_camera({"source": "nonexistent-device"}, queue.Queue())
+    assert camera is None and why_cam
+
+
+def test_a_bad_pin_map_is_reported_not_fatal(tmp_path):
+    import queue
+
+    pins = tmp_path / "pins.toml"
+    pins.write_text("wiring = 'telepathy'\n")
+    panel, why = open_panel(queue.Queue(), pins)
+    assert panel is None and "telepathy" in why
+
+
+def _has(module):
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def test_run_with_a_bad_config_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    bad = tmp_path / "table.toml"
+    bad.write_text("this is [ not toml")
+    code = main(["run", "--config", str(bad), "--size", "800x480", "--quit-after", "0.3"])
+    err = capsys.readouterr().err
+    if _has("companion.config"):  # the kiosk's reader warns and goes on with the defaults
+        assert code == 0 and "warning" in err
+    else:
+        assert code == 2 and "cannot read the configuration" in err
+
+
+def test_run_falls_back_to_the_screen_without_gpio_or_camera(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    config = tmp_path / "table.toml"
+    config.write_text('language = "ko"\n[camera]\nkind = "opencv"\ndevice = 57\n')
+    code = main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "0.5"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert "no GPIO panel" in err
+
+
+def test_headless_demo_reads_every_card_through_the_synthetic_camera(tmp_path, capsys):
+    pytest.importorskip("vision.synthetic")
+    pytest.importorskip("vision.tracking")
+    log = tmp_path / "cam.jsonl"
+    demo = [a for a in DEMO if a != "--no-camera"]
+    assert main(demo + ["--log", str(log), "--seed", "1", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    read = int(out.split("cards read by the camera: ")[1].split(",")[0])
+    picked = int(out.split("picked on the screen: ")[1].split()[0])
+    assert read > 0 and picked <= read // 10, out
+    replay = replay_file(log)
+    assert replay.error is None and replay.game.over
+
+
+def test_no_screen_is_a_clear_message_not_a_crash(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "no-such-driver")
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--no-camera"]) == 2
+    assert "cannot open a window" in capsys.readouterr().err
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert main(["run", "--size", "800x480"]) == 2
+    assert "cannot open the screen" in capsys.readouterr().err

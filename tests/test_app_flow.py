@@ -1,0 +1,479 @@
+"""The table flow, driven through the input queue with fake devices (no pygame)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.app.controller import Controller
+from companion.app.devices import VirtualPanel
+from companion.app.inputs import Press, Seen, Taken, Tick, Unsure, from_button, from_key
+from companion.engine import Game
+from companion.tablelog import load_game
+from tests.app_fakes import BrokenLog, CardLaid, MemoryLog, make_app, play
+
+
+def seat(n):
+    return Press("seat", n)
+
+
+OK, BACK, UNDO = Press("ok"), Press("back"), Press("undo")
+
+
+@pytest.mark.parametrize("seed,players", [(1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 4)])
+def test_whole_game_with_the_card_picker_ends_with_winners(seed, players):
+    app, log, panel = make_app(seed, players, camera=False)
+    play(app)
+    ctl = app.ctl
+    assert ctl.phase == "over"
+    assert ctl.state["winners"]
+    assert all(p["stones"] >= 7 for p in ctl.state["players"] if p["name"] in
+               ctl.state["winners"])
+    assert len(ctl.state["players"]) == players
+    # the log replays to the same finished game
+    assert load_game(log.lines).state == ctl.state
+    assert panel.shown > 0
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_whole_game_through_the_camera_ends_with_winners(seed):
+    app, log, _ = make_app(seed, 4, camera=True)
+    play(app)
+    assert app.ctl.phase == "over" and app.ctl.state["winners"]
+    assert load_game(log.lines).state == app.ctl.state
+    assert app.camera.frames > 0
+
+
+def test_unreadable_cards_open_the_picker_and_the_game_still_ends():
+    app, log, _ = make_app(21, 3, camera=True, unsure={"cook", "butler"})
+    play(app)
+    assert app.ctl.phase == "over"
+    assert load_game(log.lines).state == app.ctl.state
+
+
+def start(players=3, first=1, log=None, camera=False):
+    log = log if log is not None else MemoryLog()
+    ctl = Controller(Game, open_log=lambda e: log, camera=camera, rng=random.Random(0))
+    for s in range(1, players + 1):
+        ctl.handle(seat(s))
+    ctl.handle(OK)
+    ctl.handle(seat(first))
+    return ctl, log
+
+
+def test_setup_needs_two_players_and_logs_nothing_until_then():
+    log = MemoryLog()
+    ctl = Controller(Game, open_log=lambda e: log, camera=False)
+    ctl.handle(seat(3))
+    ctl.handle(OK)
+    assert ctl.phase == "setup_join" and ctl.message[0] == "msg.need_two"
+    ctl.handle(seat(3))  # leaves again
+    assert ctl.joined == []
+    ctl.handle(seat(2))
+    ctl.handle(seat(5))
+    ctl.handle(OK)
+    assert ctl.phase == "setup_first"
+    ctl.handle(seat(4))  # not joined
+    assert ctl.message[0] == "msg.seat_not_joined" and log.lines == []
+    ctl.handle(seat(5))
+    assert log.lines == [{"event": "game", "players": ["Orange", "Blue"], "first": "Blue"}]
+    assert ctl.phase == "turn" and ctl.game.expect["player"] == "Blue"
+
+
+def test_random_first_player_comes_from_the_injected_rng():
+    firsts = set()
+    for seed in range(12):
+        log = MemoryLog()
+        ctl = Controller(Game, open_log=lambda e, log=log: log, camera=False,
+                         rng=random.Random(seed))
+        for s in (1, 2, 3):
+            ctl.handle(seat(s))
+        ctl.handle(OK)
+        ctl.handle(OK)
+        firsts.add(log.lines[0]["first"])
+    assert firsts == {"Red", "Orange", "Yellow"}
+
+
+def test_investigation_is_announced_read_confirmed_then_logged():
+    ctl, log = start()
+    ctl.handle(seat(1))  # Red investigates
+    assert ctl.phase == "guess"
+    ctl.handle(seat(2))  # announces the card of power 2: Cook
+    assert ctl.phase == "cards" and ctl.pending.picker
+    ctl.handle(Press("card", "butler"))
+    assert ctl.phase == "confirm" and ctl.prompt()[0] == "prompt.confirm_wrong"
+    assert len(log.lines) == 1  # nothing logged before the table confirms
+    ctl.handle(BACK)  # read again
+    assert ctl.phase == "cards"
+    ctl.handle(Press("card", "cook"))
+    assert ctl.prompt()[0] == "prompt.confirm_right"
+    ctl.handle(OK)
+    assert log.lines[-1] == {"event": "investigate", "player": "Red", "card": "cook",
+                             "guess": "cook"}
+    assert ctl.state["players"][0]["stones"] == 1
+
+
+def test_duel_accepted_with_the_targets_button_reads_both_slots():
+    ctl, log = start()
+    ctl.handle(seat(3))  # Red challenges Yellow
+    assert ctl.phase == "answer"
+    ctl.handle(seat(2))  # Orange is not the target
+    assert ctl.message[0] == "msg.answer_help" and ctl.phase == "answer"
+    ctl.handle(seat(3))  # Yellow accepts
+    assert ctl.phase == "cards" and ctl.pending.zones == ("a", "b")
+    ctl.handle(Press("card", "living_armor"))  # slot a: Red
+    ctl.handle(Press("card", "cleaner"))  # slot b: Yellow
+    assert log.lines[-1] == {"event": "duel", "player": "Red", "target": "Yellow",
+                             "accepted": True, "cards": {"Red": "living_armor",
+                                                         "Yellow": "cleaner"}}
+    assert ctl.state["players"][2]["health"] == 2
+
+
+def test_duel_refused_with_back_makes_the_target_investigate():
+    ctl, log = start()
+    ctl.handle(seat(2))
+    ctl.handle(BACK)
+    assert log.lines[-1] == {"event": "duel", "player": "Red", "target": "Orange",
+                             "accepted": False}
+    assert ctl.phase == "guess" and ctl.pending.player == "Orange"
+    ctl.handle(BACK)  # cannot back out of a forced investigation
+    assert ctl.message[0] == "msg.must_investigate" and ctl.phase == "guess"
+    ctl.handle(seat(1))  # Cleaner
+    ctl.handle(Press("card", "cleaner"))
+    ctl.handle(OK)
+    assert log.lines[-1]["player"] == "Orange"
+    assert ctl.game.expect == {"action": "turn", "player": "Orange"}
+
+
+def test_wrong_buttons_change_nothing_and_say_why():
+    ctl, log = start(players=3)
+    before = (ctl.state, len(log.lines))
+    ctl.handle(seat(6))
+    assert ctl.message[0] == "msg.no_such_seat"
+    ctl.handle(OK)
+    assert ctl.message[0] == "msg.turn_help"
+    ctl.handle(Press("card", "ghost"))
+    assert ctl.message[0] == "msg.wrong_button"
+    assert (ctl.state, len(log.lines)) == before
+
+
+def test_a_reading_that_breaks_card_counting_is_refused_and_asked_again():
+    ctl, log = start(players=2)
+    # Two Vampires revealed this round, by wrong investigations.
+    for who in (1, 2):
+        ctl.handle(seat(who))
+        ctl.handle(seat(1))
+        ctl.handle(Press("card", "vampire"))
+        ctl.handle(OK)
+    assert ctl.state["revealed"]["vampire"] == 2
+    before = (ctl.state, len(log.lines))
+    ctl.handle(seat(1))
+    ctl.handle(seat(5))  # announces Vampire
+    ctl.handle(Press("card", "vampire"))  # a third Vampire: a misread
+    assert ctl.message == ("msg.too_many", {"card": "vampire", "copies": 2, "seen": 2})
+    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    assert (ctl.state, len(log.lines)) == before
+    ctl.handle(Press("card", "cook"))
+    assert ctl.phase == "confirm"
+
+
+def test_undo_pops_the_engine_and_appends_an_undo_line():
+    ctl, log = start()
+    ctl.handle(UNDO)
+    assert ctl.message[0] == "msg.nothing_to_undo" and len(log.lines) == 1
+    ctl.handle(seat(2))
+    ctl.handle(seat(2))
+    ctl.handle(Press("card", "butler"))
+    state = ctl.state
+    ctl.handle(UNDO)  # a step still being built is dropped, nothing logged
+    assert ctl.message[0] == "msg.step_cancelled" and ctl.phase == "turn"
+    assert ctl.state == state and len(log.lines) == 1
+    ctl.handle(seat(2))
+    ctl.handle(BACK)  # refused duel
+    ctl.handle(UNDO)  # the refused duel itself is taken back
+    assert log.lines[-1] == {"event": "undo"}
+    assert ctl.phase == "turn" and ctl.game.expect["player"] == "Red"
+    assert load_game(log.lines).state == ctl.state
+
+
+def test_a_log_that_cannot_be_written_leaves_the_game_unchanged():
+    ctl, _ = start(log=MemoryLog())
+    ctl.log = BrokenLog()
+    state = ctl.state
+    ctl.handle(seat(2))
+    ctl.handle(BACK)
+    assert ctl.message[0] == "msg.log_failed" and ctl.state == state
+
+
+def reveal_owed_game():
+    g = Game()
+    for ev in [
+        {"event": "game", "players": ["Red", "Orange", "Yellow", "Green"], "first": "Red"},
+        {"event": "duel", "player": "Red", "target": "Orange", "accepted": True,
+         "cards": {"Red": "living_armor", "Orange": "cleaner"}},
+        {"event": "investigate", "player": "Orange", "card": "cook", "guess": "butler"},
+        {"event": "investigate", "player": "Yellow", "card": "cook", "guess": "butler"},
+        {"event": "investigate", "player": "Green", "card": "cook", "guess": "butler"},
+    ]:
+        g.push(ev)
+    return g
+
+
+def test_an_elimination_by_someone_elses_effect_asks_for_the_held_card():
+    log = MemoryLog()
+    ctl = Controller(Game, game=reveal_owed_game(), log=log, camera=True)
+    assert ctl.phase == "turn"
+    ctl.handle(seat(1))
+    ctl.handle(seat(4))  # Living Armor
+    ctl.handle(Seen("a", "living_armor"))
+    ctl.handle(OK)
+    assert ctl.game.expect == {"action": "reveal", "players": ["Orange"]}
+    assert ctl.phase == "cards" and ctl.pending.kind == "reveal"
+    assert ctl.prompt()[0] == "prompt.lay_reveal"
+    ctl.handle(Seen("a", "living_armor"))  # still the investigator's card: same zone, stale
+    ctl.handle(Taken("a"))
+    ctl.handle(Seen("a", "butler"))
+    assert log.lines[-1] == {"event": "reveal", "player": "Orange", "card": "butler"}
+
+
+def test_a_card_left_on_the_mat_is_not_read_twice():
+    ctl, log = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(OK)
+    ctl.handle(seat(2))  # Orange investigates; Red's Cook still lies in slot a
+    ctl.handle(seat(1))
+    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    ctl.handle(Unsure("a"))
+    assert not ctl.pending.picker  # a card being laid is often unsure for a moment
+    ctl.handle(Tick(ctl.now + 0.5))
+    assert not ctl.pending.picker
+    ctl.handle(Tick(ctl.now + 0.6))
+    assert ctl.pending.picker and ctl.message[0] == "msg.camera_unsure"
+    ctl.handle(seat(3))  # picker by button: power 3 = Butler
+    assert ctl.pending.cards == {"a": "butler"}
+
+
+def test_an_unknown_label_or_low_score_is_treated_as_unsure():
+    ctl, _ = start(camera=True)
+    ctl.min_score = 0.5
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(Seen("a", "joker"))
+    ctl.handle(Tick(ctl.now + 2))
+    assert ctl.pending.picker and ctl.pending.cards == {}
+    ctl.pending.picker = False
+    ctl.handle(Seen("a", "cook", score=0.2))
+    ctl.handle(Tick(ctl.now + 2))
+    assert ctl.pending.picker and ctl.pending.cards == {}
+
+
+def test_an_unsure_moment_followed_by_a_reading_does_not_open_the_picker():
+    ctl, _ = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(Unsure("a"))
+    ctl.handle(Tick(ctl.now + 0.3))
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(Tick(ctl.now + 5))
+    assert ctl.phase == "confirm" and not ctl.pending.picker and ctl.message is None
+
+
+def test_round_summary_waits_for_ok_and_game_end_offers_a_new_game():
+    app, log, _ = make_app(3, 3, camera=False)
+    saw_summary = False
+    while app.ctl.phase != "over":
+        app.step()
+        saw_summary |= app.ctl.phase == "summary"
+    assert saw_summary
+    ctl = app.ctl
+    ctl.handle(UNDO)
+    assert ctl.message[0] == "msg.nothing_to_undo"
+    ctl.handle(OK)
+    assert ctl.phase == "setup_first" and len(ctl.joined) == 3
+
+
+def test_effects_expire_with_the_injected_clock_and_can_be_skipped():
+    ctl, _ = start()
+    ctl.handle(Tick(10.0))
+    ctl.handle(seat(1))
+    ctl.handle(seat(3))
+    ctl.handle(Press("card", "cook"))
+    ctl.handle(OK)
+    assert [e.note["kind"] for e in ctl.effects] == ["damage"]
+    ctl.handle(Tick(10.5))
+    assert ctl.effects
+    ctl.handle(Tick(11.0))
+    assert not ctl.effects
+    ctl.handle(seat(2))
+    ctl.handle(seat(3))
+    ctl.handle(Press("card", "cook"))
+    ctl.handle(OK)
+    ctl.handle(Press("skip"))
+    assert not ctl.effects
+
+
+def test_version_changes_only_when_something_changed():
+    ctl, _ = start()
+    v = ctl.version
+    ctl.handle(Tick(1.0))
+    ctl.handle(Tick(2.0))
+    assert ctl.version == v
+    ctl.handle(Press("lang"))
+    assert ctl.version == v + 1 and ctl.language == "ko"
+
+
+def test_buttons_keys_and_camera_events_map_to_inputs():
+    from companion.app.devices import ButtonEvent
+    from companion.app.inputs import from_reveal
+
+    assert from_button(ButtonEvent("seat4")) == Press("seat", 4)
+    assert from_button(ButtonEvent("undo", True)) == Press("undo", long=True)
+    assert from_button(ButtonEvent("seat9")) is None
+    assert from_button(ButtonEvent("power")) is None
+    assert from_key("Return") == OK and from_key("3") == seat(3) and from_key("f") is None
+    assert from_reveal(CardLaid("cook", "b", 0.9)) == Seen("b", "cook", 0.9)
+
+
+def test_virtual_panel_mirrors_health_and_rejects_unknown_buttons():
+    import queue
+
+    q = queue.Queue()
+    panel = VirtualPanel(q)
+    g = reveal_owed_game()
+    panel.show(g.state)
+    assert panel.led_states()[0] == [True] * 5
+    assert panel.led_states()[1] == [True, False, False, False, False]  # Orange: 1 health
+    assert panel.led_states()[5] == [False] * 5
+    panel.press("ok")
+    assert q.get_nowait().name == "ok"
+    with pytest.raises(ValueError, match="no button called 'power'"):
+        panel.press("power")
+    assert q.empty()
+
+
+def test_players_keep_their_physical_seats_for_buttons_and_dials():
+    panel = VirtualPanel()
+    log = MemoryLog()
+    ctl = Controller(Game, open_log=lambda e: log, camera=False, panel=panel)
+    for s in (2, 5):
+        ctl.handle(seat(s))
+    ctl.handle(OK)
+    ctl.handle(seat(5))  # Blue, at seat 5, starts
+    assert ctl.game.expect == {"action": "turn", "player": "Blue"}
+    ctl.handle(seat(1))  # nobody at seat 1
+    assert ctl.message[0] == "msg.no_such_seat"
+    ctl.handle(seat(2))  # Blue challenges Orange, at seat 2
+    assert ctl.pending.target == "Orange"
+    ctl.handle(seat(2))
+    ctl.handle(Press("card", "living_armor"))
+    ctl.handle(Press("card", "cleaner"))
+    leds = panel.led_states()
+    assert leds[0] == [False] * 5 and leds[3] == [False] * 5
+    assert leds[1] == [True, True, False, False, False]  # Orange: 5 - 3
+    assert leds[4] == [True] * 5
+    # read back from its log, the game keeps the seats (players named after seat colours)
+    again = Controller(Game, game=load_game(log.lines), camera=False)
+    assert again.joined == [2, 5] and again.seat_for("Blue") == 5
+
+
+def test_a_camera_that_stops_answering_opens_the_picker_and_comes_back():
+    from tests.app_fakes import DiffTracker, MatCamera
+
+    class Flaky(MatCamera):
+        status = "ok"
+
+        def read(self):
+            return super().read() if self.status == "ok" else None
+
+    from companion.app.devices import CameraFeed
+    from companion.app.loop import App
+
+    cam = Flaky()
+    ctl, log = start(camera=True)
+    app = App(ctl, clock=lambda: 0.0)
+    app.camera = CameraFeed(cam, DiffTracker(cam), app.inputs)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    app.step()
+    assert ctl.phase == "cards" and not ctl.pending.picker
+    cam.status = "reconnecting"
+    app.step()
+    assert ctl.camera is False and ctl.pending.picker
+    cam.status = "ok"
+    app.step()
+    assert ctl.camera is True
+    cam.lay("a", "cook")
+    app.step()
+    assert ctl.phase == "confirm"
+
+
+def test_simulated_players_use_the_picker_when_the_camera_never_reads_a_card():
+    from tests.app_fakes import MemoryLog as Log
+
+    app, log, _ = make_app(31, 2, camera=True)
+
+    class Blind:
+        def feed(self, frame):
+            return []
+
+    app.camera.tracker = Blind()
+    play(app)
+    assert app.ctl.phase == "over"
+    assert isinstance(log, Log) and load_game(log.lines).state == app.ctl.state
+
+
+def test_a_whole_game_kept_by_the_kiosk_session(tmp_path):
+    session_mod = pytest.importorskip("companion.kiosk.session")
+    import random as _random
+
+    from companion.app.loop import App
+    from companion.app.simtable import SimTable
+
+    session = session_mod.TableSession.open(tmp_path / "table.jsonl", fsync=False)
+    rng = _random.Random(5)
+    ctl = Controller(Game, open_log=session.open_log, camera=False, rng=rng)
+    sim = SimTable(rng)
+    sim._want_players = 3
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.1
+        return t[0]
+
+    app = App(ctl, sim=sim, clock=clock)
+    while ctl.phase != "over":
+        app.step()
+    assert session.game.state == ctl.state and session.game.over
+    # a restart resumes from the session's file, and a new game puts the old one away
+    again = session_mod.TableSession.open(tmp_path / "table.jsonl", fsync=False)
+    assert load_game(again.logged).state == ctl.state
+    ctl2 = Controller(Game, open_log=again.open_log, game=load_game(again.logged), log=again,
+                      camera=False, rng=rng)
+    ctl2.handle(OK)  # new game, same seats
+    ctl2.handle(OK)  # random first player
+    assert ctl2.phase == "turn" and list((tmp_path / "games").iterdir())
+
+
+def test_a_duel_that_would_end_the_game_is_confirmed_first():
+    g = Game()
+    g.push({"event": "game", "players": ["Red", "Orange"], "first": "Red"})
+    for _ in range(4):
+        g.push({"event": "investigate", "player": "Red", "card": "cook", "guess": "cook"})
+        g.push({"event": "investigate", "player": "Orange", "card": "cleaner", "guess": "cook"})
+    log = MemoryLog()
+    ctl = Controller(Game, game=g, log=log, camera=False)
+    ctl.handle(seat(2))
+    ctl.handle(seat(2))
+    ctl.handle(Press("card", "butler"))
+    ctl.handle(Press("card", "cleaner"))
+    assert ctl.phase == "confirm" and ctl.prompt()[0] == "prompt.confirm_duel"
+    assert log.lines == []  # nothing written yet: the game's last event cannot be undone
+    ctl.handle(BACK)  # read again
+    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    ctl.handle(Press("card", "butler"))
+    ctl.handle(Press("card", "cleaner"))
+    ctl.handle(OK)
+    assert ctl.phase == "over" and ctl.state["winners"] == ["Red"] and len(log.lines) == 1

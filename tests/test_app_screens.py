@@ -1,0 +1,337 @@
+"""The table screen, headless: reference images, glyphs in both languages, touch, redraws."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from companion.app.i18n import CARDS, CATALOGUE, COLOURS, tr  # noqa: E402
+from companion.app.inputs import Press  # noqa: E402
+from companion.app.loop import App  # noqa: E402
+from companion.app.screens.assets import font_path  # noqa: E402
+from companion.app.screens.table import TableScreen  # noqa: E402
+from tests.app_scenes import SCENES, cases, reference_name, render  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "tests" / "reference"
+FAILURES = ROOT / "out" / "reference-failures"
+# A pixel differs when a channel moves by more than this; a screen fails past the share.
+PIXEL_TOLERANCE = 24
+SHARE_TOLERANCE = 0.001
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode((1, 1))
+    yield
+    pygame.display.quit()
+
+
+def _side_by_side(expected: pygame.Surface, actual: pygame.Surface, path: Path) -> None:
+    w, h = expected.get_size()
+    out = pygame.Surface((w * 3, h))
+    out.blit(expected, (0, 0))
+    out.blit(actual, (w, 0))
+    a = pygame.surfarray.array3d(expected).astype(int)
+    b = pygame.surfarray.array3d(actual).astype(int)
+    diff = (np.abs(a - b).max(axis=2) > PIXEL_TOLERANCE).astype(np.uint8) * 255
+    out.blit(pygame.surfarray.make_surface(np.dstack([diff, diff // 4, diff // 4])), (w * 2, 0))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(out, str(path))
+
+
+@pytest.mark.parametrize("name,lang,size", cases(),
+                         ids=[reference_name(*c)[4:-4] for c in cases()])
+def test_screen_matches_its_reference_image(name, lang, size):
+    ref_path = REFERENCE / reference_name(name, lang, size)
+    assert ref_path.is_file(), f"missing {ref_path}: run scripts/make_app_references.py"
+    expected = pygame.image.load(str(ref_path))
+    actual, _ = render(name, lang, size)
+    assert expected.get_size() == actual.get_size()
+    a = pygame.surfarray.array3d(expected).astype(int)
+    b = pygame.surfarray.array3d(actual).astype(int)
+    share = float((np.abs(a - b).max(axis=2) > PIXEL_TOLERANCE).mean())
+    if share > SHARE_TOLERANCE:
+        out = FAILURES / reference_name(name, lang, size)
+        _side_by_side(expected, actual, out)
+        pytest.fail(f"{name} ({lang}, {size}) differs in {share:.2%} of its pixels; "
+                    f"expected | actual | difference saved to {out}")
+
+
+def test_the_comparison_catches_a_changed_screen(tmp_path):
+    expected = pygame.image.load(str(REFERENCE / reference_name("turn", "en", (1280, 720))))
+    other, _ = render("answer", "en", (1280, 720))
+    a = pygame.surfarray.array3d(expected).astype(int)
+    b = pygame.surfarray.array3d(other).astype(int)
+    assert (np.abs(a - b).max(axis=2) > PIXEL_TOLERANCE).mean() > SHARE_TOLERANCE
+    _side_by_side(expected, other, tmp_path / "x.png")
+    assert pygame.image.load(str(tmp_path / "x.png")).get_size() == (3 * 1280, 720)
+
+
+def _missing(font: pygame.font.Font, text: str) -> list[str]:
+    return [ch for ch, m in zip(text, font.metrics(text), strict=True)
+            if m is None and not ch.isspace()]
+
+
+def test_the_shipped_font_has_every_glyph_of_both_catalogues():
+    assert font_path() is not None and font_path(bold=True) is not None
+    args = {"player": "Red", "target": "Blue", "card": "cook", "guess": "ghost", "zone": "A",
+            "count": 3, "seat": 4, "text": "x", "copies": 5, "seen": 5, "round": 2, "n": 7,
+            "pct": 30, "threes": 1, "ones": 2, "amount": 1, "winners": ["Red"],
+            "players": ["Red", "Blue"], "pcard": "cook", "tcard": "butler"}
+    texts = []
+    for lang in CATALOGUE:
+        texts += [tr(lang, key, **args) for key in CATALOGUE[lang]]
+        texts += list(CARDS[lang].values()) + list(COLOURS[lang].values())
+    for bold in (False, True):
+        font = pygame.font.Font(str(font_path(bold)), 24)
+        for text in texts:
+            assert not _missing(font, text), text
+
+
+def test_both_languages_have_the_same_keys():
+    assert set(CATALOGUE["en"]) == set(CATALOGUE["ko"])
+    assert set(CARDS["en"]) == set(CARDS["ko"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_screen_draws_without_missing_glyphs(lang):
+    for name in SCENES:
+        _, screen = render(name, lang, (1280, 720))
+        for (text, size, _colour, bold) in list(screen._text):
+            font = screen.font(size, bold)
+            assert not _missing(font, text), (name, text)
+        if lang == "ko" and name not in ("setup_join", "setup_first"):
+            assert any(any("\uac00" <= ch <= "\ud7a3" for ch in key[0]) for key in screen._text)
+
+
+def test_touch_gives_the_same_presses_as_the_buttons():
+    _, screen = render("cards_picker", "en", (1280, 720))
+    hit = {press: rect for rect, press in screen.hits}
+    assert screen.hit(hit[Press("card", "cook")].center) == Press("card", "cook")
+    assert screen.hit(hit[Press("undo")].center) == Press("undo")
+    assert screen.hit(hit[Press("seat", 2)].center) == Press("seat", 2)
+    assert screen.hit((1279, 719)) is None
+    _, small = render("turn", "en", (800, 480))
+    assert small.hit((1130 * 0.625 + 70 * 0.625, 30 * 0.625)) == Press("undo")
+
+
+def test_the_screen_is_redrawn_only_when_something_changed():
+    ctl, panel = SCENES["turn"]()
+    surface = pygame.Surface((1280, 720))
+    t = [0.0]
+
+    def clock():
+        t[0] += 1.0
+        return t[0]
+
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel), clock=clock)
+    assert app.step() is True
+    for _ in range(5):
+        assert app.step() is False
+    app.inputs.put(Press("seat", 4))
+    assert app.step() is True
+    assert app.redraws == 2
+
+
+def test_card_art_from_assets_is_used_when_present(monkeypatch, tmp_path):
+    (tmp_path / "cards").mkdir()
+    art = pygame.Surface((63, 88))
+    art.fill((10, 200, 30))
+    pygame.image.save(art, str(tmp_path / "cards" / "cook.png"))
+    monkeypatch.setenv("COMPANION_ASSETS", str(tmp_path))
+    screen = TableScreen((1280, 720))
+    assert screen.card("cook", 96, 134).get_at((48, 67))[:3] == (10, 200, 30)
+    assert screen.card("vampire", 96, 134).get_at((48, 10))[:3] == (170, 40, 60)  # drawn
+    plain = TableScreen((1280, 720), card_art=False)
+    assert plain.card("cook", 96, 134).get_at((48, 10))[:3] == (220, 150, 60)
+
+
+def test_a_missing_card_art_folder_falls_back_to_drawn_cards(monkeypatch, tmp_path):
+    (tmp_path / "fonts").mkdir()
+    for bold in (False, True):
+        (tmp_path / "fonts" / font_path(bold).name).write_bytes(font_path(bold).read_bytes())
+    monkeypatch.setenv("COMPANION_ASSETS", str(tmp_path))
+    screen = TableScreen((1280, 720))
+    card = screen.card("vampire", 96, 134)
+    assert card.get_size() == (96, 134)
+    assert card.get_at((48, 10))[:3] == (170, 40, 60)
+
+
+def test_warnings_stay_visible_when_a_device_is_missing():
+    ctl, panel = SCENES["turn"]()
+    screen = TableScreen((1280, 720), warnings=["warn.no_camera"])
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any(tr("en", "warn.no_camera") in key[0] for key in screen._text)
+
+
+def test_a_camera_that_stopped_answering_is_said_on_screen():
+    ctl, _ = SCENES["turn"]()
+    ctl.set_camera(False)
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any(tr("en", "warn.camera_waiting") in key[0] for key in screen._text)
+
+
+def _play_with(deliver, seed=41, players=3, limit=20_000):
+    """A whole game where the simulated players' presses reach the app only through
+    `deliver(app, press)` (keys or touches)."""
+    import random
+
+    from companion.app.controller import Controller
+    from companion.app.devices import VirtualPanel
+    from companion.app.simtable import SimTable
+    from companion.engine import Game
+    from tests.app_fakes import MemoryLog
+
+    rng = random.Random(seed)
+    log = MemoryLog()
+    panel = VirtualPanel()
+    ctl = Controller(Game, open_log=lambda e: log, camera=False, rng=rng, panel=panel)
+    sim = SimTable(rng)
+    sim._want_players = players
+    surface = pygame.display.set_mode((1280, 720))
+    t = [0.0]
+
+    def clock():
+        t[0] += 0.1
+        return t[0]
+
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel), clock=clock)
+    app.ctl.listeners.append(lambda event, notes: (
+        sim.deal([p["name"] for p in ctl.state["players"]]) if event["event"] == "game" else
+        sim.follow(notes, [p["name"] for p in ctl.state["players"]], event)))
+    pygame.event.clear()
+    steps = 0
+    while ctl.phase != "over" and steps < limit:
+        app.step()
+        for press in sim.next_input(ctl):
+            deliver(app, press)
+        app.pump_pygame(pygame.event.get())
+        steps += 1
+    return ctl, log
+
+
+def test_a_whole_game_can_be_played_with_the_keyboard_only():
+    from companion.app.inputs import KEYS
+
+    names = {press: key for key, press in KEYS.items()}
+
+    def deliver(app, press):
+        key = names[Press(press.kind, press.value)]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(key)))
+
+    ctl, log = _play_with(deliver)
+    assert ctl.phase == "over" and ctl.state["winners"] and len(log.lines) > 3
+
+
+def test_a_whole_game_can_be_played_by_touch_only():
+    from companion.app.controller import BY_POWER
+
+    def deliver(app, press):
+        wanted = [press]
+        if press.kind == "seat" and app.ctl.phase in ("guess", "cards"):
+            wanted.append(Press("card", BY_POWER[press.value]))
+        for rect, hit in reversed(app.screen.hits):
+            if hit in wanted:
+                pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center,
+                                                     button=1))
+                return
+        raise AssertionError(f"nothing on screen does {press} in {app.ctl.phase}")
+
+    ctl, log = _play_with(deliver, seed=42)
+    assert ctl.phase == "over" and ctl.state["winners"] and len(log.lines) > 3
+
+
+def test_after_a_while_without_players_an_attract_screen_shows_and_a_press_only_wakes():
+    class Idle:  # the shape of the kiosk's IdleTimer
+        def __init__(self, after):
+            self.after, self.last = after, 0.0
+
+        def activity(self, now):
+            self.last = now
+
+        def poll(self, now):
+            return now - self.last >= self.after
+
+    ctl, panel = SCENES["turn"]()
+    surface = pygame.Surface((1280, 720))
+    t = [0.0]
+    drawn = []
+
+    def attract(dst, seconds, force):
+        dst.fill((1, 2, 3))
+        drawn.append(seconds)
+        return True
+
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel),
+              clock=lambda: t[0])
+    app.idle, app.attract = Idle(60), attract
+    app.step()
+    assert not drawn
+    t[0] = 61.0
+    app.step()
+    assert drawn and surface.get_at((5, 5))[:3] == (1, 2, 3)
+    state = ctl.state
+    app.inputs.put(Press("seat", 4))  # wakes the table, does not start Green's turn
+    t[0] = 62.0
+    app.step()
+    assert app.attracting is None and ctl.phase == "turn" and ctl.state == state
+    assert surface.get_at((5, 5))[:3] != (1, 2, 3)
+
+
+def test_a_key_during_autoplay_hands_the_table_to_the_person():
+    import random
+
+    from companion.app.controller import Controller
+    from companion.app.simtable import SimTable
+    from companion.engine import Game
+
+    ctl = Controller(Game, camera=False, rng=random.Random(1))
+    t = [0.0]
+    app = App(ctl, sim=SimTable(random.Random(1)), clock=lambda: t[0])
+    key = pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code("3"))
+    app.pump_pygame([key])  # the first key only takes over
+    assert app.sim is None and ctl.message[0] == "msg.hand_over" and app.inputs.empty()
+    app.pump_pygame([key])
+    app.step()
+    assert ctl.joined == [3]
+
+
+def test_blinking_dials_redraw_only_their_lights_and_match_a_full_redraw():
+    class Blinking:  # a virtual panel whose turn dial blinks on its own
+        on = True
+
+        def led_states(self):
+            rows = [[1.0] * 5 for _ in range(6)]
+            rows[3] = [1.0 if self.on else 0.0] * 4 + [0.0]  # Green, seat 4, health 4
+            return rows
+
+        def show(self, state):
+            pass
+
+    ctl, _ = SCENES["turn"]()
+    panel = Blinking()
+    surface = pygame.Surface((1280, 720))
+    updated = []
+    app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel,
+                                                       card_art=False),
+              clock=lambda: 1.0, update=updated.append)
+    app.step()
+    panel.on = False
+    app.step()
+    assert app.redraws == 1 and app.light_redraws == 1 and updated and updated[0]
+    full = pygame.Surface((1280, 720))
+    TableScreen((1280, 720), panel=panel, card_art=False).draw(full, ctl)
+    a = pygame.surfarray.array3d(surface).astype(int)
+    b = pygame.surfarray.array3d(full).astype(int)
+    assert (np.abs(a - b).max(axis=2) > 0).sum() == 0
