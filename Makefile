@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(PY) -m companion replay examples/full-game.jsonl
+	$(PY) -m companion demo --autoplay
 
 test: $(STAMP)
 	$(PY) -m pytest
