@@ -154,6 +154,14 @@ def scene_six_players():
     return ctl, panel
 
 
+def scene_operator():
+    """The operator menu over a game in progress, the shutdown question asked."""
+    ctl, panel = _midgame()
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(5))
+    return ctl, panel
+
+
 SCENES = {name[6:]: fn for name, fn in globals().items() if name.startswith("scene_")}
 
 
@@ -177,7 +185,7 @@ def cases():
     for name in SCENES:
         for lang in ("en", "ko"):
             out.append((name, lang, SIZES[0]))
-    for name in ("turn", "cards_picker", "over", "six_players"):
+    for name in ("turn", "cards_picker", "over", "six_players", "operator"):
         for lang in ("en", "ko"):
             out.append((name, lang, SIZES[1]))
     return out

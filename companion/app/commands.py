@@ -357,6 +357,7 @@ def table_config(path: Path | None):
 def _settings(config) -> dict:
     refs = Path(config.state_dir) / "references" if getattr(config, "state_dir", None) else None
     return {"camera": dict(config.camera), "pins": config.pins, "language": config.language,
+            "seats": config.seats, "led_brightness": config.led_brightness,
             "names": list(config.names) if config.names else None,
             "references": refs if refs is not None and refs.is_dir() else None}
 
@@ -429,8 +430,14 @@ def cmd_run(args) -> int:
     except ValueError as err:
         print(f"companion: names: {err}", file=sys.stderr)
         return 2
+    operator = {}
+    if kiosk is not None:  # the operator menu's choices are kept, and it can switch off
+        operator = {"keep_settings": kiosk.change_settings,
+                    "shutdown": lambda: kiosk.shutdown(reboot=False)}
     ctl = Controller(Game, open_log=open_log, game=game, log=log, camera=camera is not None,
-                     panel=panel, language=lang if lang in ("en", "ko") else "en", names=names)
+                     panel=panel, language=lang if lang in ("en", "ko") else "en", names=names,
+                     seats_in_use=cfg.get("seats", 6),
+                     led_brightness=cfg.get("led_brightness", 1.0), **operator)
     if notices:
         ctl.notice(notices[-1])
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -27,6 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from companion.app.inputs import SEATS, Press, Seen, Taken, Tick, Unsure
+from companion.app.operator import (
+    BRIGHTNESS_CHOICES,
+    SEAT_CHOICES,
+    Combination,
+    OperatorMenu,
+    next_choice,
+)
 from companion.cards import COPIES, POWER, parse_identity
 
 BY_POWER = {p: i for i, p in POWER.items()}
@@ -79,7 +86,10 @@ class Controller:
                  game=None, log=None, camera: bool = True, panel=None,
                  names: list[str] | None = None, rng: random.Random | None = None,
                  confirm_investigations: bool = True, effects: bool = True,
-                 language: str = "en", min_score: float = 0.0, unsure_grace: float = 1.0):
+                 language: str = "en", min_score: float = 0.0, unsure_grace: float = 1.0,
+                 seats_in_use: int = SEATS, led_brightness: float = 1.0,
+                 keep_settings: Callable[..., str | None] | None = None,
+                 shutdown: Callable[[], str | None] | None = None):
         self._factory = game_factory
         self._open_log = open_log
         self.game = game if game is not None else game_factory()
@@ -109,6 +119,17 @@ class Controller:
         self.cards_picked = 0
         self.round_notes: list[dict] = []
         self.listeners: list[Callable[[dict, list[dict]], None]] = []  # told of each event
+        # The operator menu (companion.app.operator). keep_settings: the kiosk's
+        # change_settings (None: choices apply until the app closes); shutdown: the kiosk's
+        # safe shutdown (None: the demo, which only says what it would do).
+        self.seats_in_use = seats_in_use
+        self.led_brightness = led_brightness
+        self.keep_settings = keep_settings
+        self.shutdown = shutdown
+        self.menu: OperatorMenu | None = None
+        self.mat_found: bool | None = None  # the camera sees the mat (None: not known)
+        self._combo = Combination()
+        self._deferred: list = []  # camera readings that came while the menu was open
         self.phase = "setup_join"
         if self.game.expect is None or self.game.expect.get("action") != "game":
             self.joined = self._seats_of_resumed([p["name"] for p in self.game.state["players"]])
@@ -159,16 +180,32 @@ class Controller:
         before = self._signature()
         if isinstance(inp, Tick):
             self._tick(inp.now)
+            for held in self._combo.flush(inp.now):
+                self._press(held)
         elif isinstance(inp, (Seen, Unsure, Taken)):
-            self._camera(inp)
+            if self.menu is not None:
+                self._deferred.append(inp)  # the game waits while the menu is open
+            else:
+                self._camera(inp)
         elif isinstance(inp, Press):
-            self._press(inp)
+            if self.menu is not None:
+                self._menu_press(inp)
+            elif inp.kind == "operator":
+                self._open_menu()
+            else:
+                opened, presses = self._combo.feed(inp, self.now)
+                for press in presses:
+                    self._press(press)
+                if opened:
+                    self._open_menu()
         if self._signature() != before:
             self.version += 1
 
     def _signature(self):
         return (self.phase, self.message, len(self.effects), self.language, len(self.game.events),
-                repr(self.pending), tuple(self.joined), self.summary is None, self.quit)
+                repr(self.pending), tuple(self.joined), self.summary is None, self.quit,
+                repr(self.menu), self.seats_in_use, self.led_brightness, self.mat_found,
+                self.camera)
 
     def _say(self, key: str, **args) -> None:
         self.message = (key, args)
@@ -221,6 +258,84 @@ class Controller:
         if not working and self.phase == "cards" and self.pending is not None:
             self.pending.picker = True
 
+    # ----- the operator menu --------------------------------------------------------------
+    def _open_menu(self) -> None:
+        self.menu = OperatorMenu()
+        self.effects = []
+
+    def _close_menu(self) -> None:
+        self.menu = None
+        deferred, self._deferred = self._deferred, []
+        for inp in deferred:  # what the camera saw meanwhile, in order
+            self._camera(inp)
+
+    def _menu_press(self, p: Press) -> None:
+        """A press while the menu is open: it changes settings only, never the game."""
+        menu = self.menu
+        if p.kind == "quit":
+            self.quit = True
+            return
+        if p.kind in ("back", "operator") or (p.kind == "seat" and p.value == 6):
+            if menu.confirming:
+                menu.confirming = False
+                menu.note = ("menu.cancelled", {})
+            else:
+                self._close_menu()
+            return
+        menu.confirming = menu.confirming and p.kind == "ok"
+        if p.kind == "lang" or (p.kind == "seat" and p.value == 1):
+            self._operator_set(language="ko" if self.language == "en" else "en")
+        elif p.kind == "seat" and p.value == 2:
+            self._operator_set(seats=next_choice(SEAT_CHOICES, self.seats_in_use))
+        elif p.kind == "seat" and p.value == 3:
+            self._operator_set(led_brightness=next_choice(BRIGHTNESS_CHOICES,
+                                                          self.led_brightness))
+        elif p.kind == "seat" and p.value == 4:
+            menu.note = ("menu.camera_checked", {})
+        elif p.kind == "seat" and p.value == 5:
+            menu.confirming = True
+            menu.note = None
+        elif p.kind == "ok" and menu.confirming:
+            menu.confirming = False
+            self._switch_off()
+        else:
+            menu.note = ("menu.help", {})
+
+    def _operator_set(self, **changes) -> None:
+        """Apply a setting now, and keep it through the kiosk when there is one."""
+        self.menu.note = None
+        if "language" in changes:
+            self.language = changes["language"]
+        if "seats" in changes:
+            self.seats_in_use = changes["seats"]
+        if "led_brightness" in changes:
+            self.led_brightness = changes["led_brightness"]
+            setter = getattr(self.panel, "set_brightness", None)
+            if setter is not None:
+                try:
+                    setter(self.led_brightness)
+                except Exception as err:  # a panel fault never stops the table
+                    self.menu.note = ("msg.panel_fault", {"text": str(err)})
+        if self.keep_settings is not None:
+            problem = self.keep_settings(**changes)
+            if problem:
+                self.menu.note = ("msg.notice", {"text": problem})
+
+    @property
+    def brightness_applies(self) -> bool:
+        """The dials follow the brightness setting (False: it is kept, the dials ignore it)."""
+        return hasattr(self.panel, "set_brightness")
+
+    def _switch_off(self) -> None:
+        if self.shutdown is None:
+            self.menu.note = ("menu.shutdown_demo", {})
+            return
+        problem = self.shutdown()
+        if problem:
+            self.menu.note = ("msg.notice", {"text": problem})
+        else:
+            self.menu.note = ("menu.shutting_down", {})
+
     # ----- undo ---------------------------------------------------------------------------
     def _undo(self) -> None:
         if self.pending is not None and self.phase in ("cards", "confirm", "answer", "guess") \
@@ -258,6 +373,8 @@ class Controller:
         if p.kind == "seat" and isinstance(p.value, int) and 1 <= p.value <= SEATS:
             if p.value in self.joined:
                 self.joined.remove(p.value)
+            elif p.value > self.seats_in_use:
+                self._say("msg.seat_not_in_use", seat=p.value, seats=self.seats_in_use)
             else:
                 self.joined = sorted(self.joined + [p.value])
         elif p.kind == "ok":

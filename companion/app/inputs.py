@@ -18,7 +18,7 @@ class Press:
 
     kind: "seat" (value: seat number 1..6), "ok", "back", "undo", "card" (value: an identity
     id, from the on-screen card picker), "lang" (switch language), "skip" (skip the effect),
-    "quit".
+    "operator" (open or close the operator menu: the F10 key), "quit".
     """
 
     kind: str
@@ -91,6 +91,7 @@ KEYS = {
     "return": Press("ok"), "enter": Press("ok"), "space": Press("skip"),
     "escape": Press("back"), "backspace": Press("back"),
     "u": Press("undo"), "z": Press("undo"), "l": Press("lang"), "q": Press("quit"),
+    "f10": Press("operator"),
 }
 
 

@@ -123,6 +123,9 @@ class App:
         if self.camera is not None:
             self.camera.poll()
             self.ctl.set_camera(self.camera.working)
+            tracker = getattr(self.camera, "tracker", None)
+            if tracker is not None and hasattr(tracker, "mat"):
+                self.ctl.mat_found = tracker.mat is not None  # for the operator's camera check
         self.drain()
         self.ctl.handle(Tick(now))
         shown = self.display is None or self.drawn_version == self.ctl.version
@@ -193,6 +196,8 @@ class App:
             name = "effect-" + ctl.effects[0].note.get("kind", "")
         if ctl.message:
             name += "-message"
+        if getattr(ctl, "menu", None) is not None:
+            name = "operator"
         name += "-" + ctl.language
         if name in self.shots:
             return

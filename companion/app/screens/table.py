@@ -13,6 +13,7 @@ from companion.app.controller import SEAT_COLOURS
 from companion.app.i18n import card_name, effect_line, event_line, player_name, stone_tokens, tr
 from companion.app.inputs import Press
 from companion.app.screens.assets import card_art, font_path
+from companion.app.screens.operator import draw_menu
 from companion.cards import COPIES, IDENTITIES, POWER
 
 BASE_W, BASE_H = 1280, 720
@@ -181,6 +182,8 @@ class TableScreen:
         self._bottom(dst, ctl, lang)
         if ctl.effects:
             self._effect(dst, ctl, lang)
+        if getattr(ctl, "menu", None) is not None:
+            draw_menu(self, dst, ctl)
 
     def _top(self, dst, ctl, lang):
         pygame.draw.rect(dst, PANEL, self.R(0, 0, BASE_W, 64))

@@ -1,0 +1,96 @@
+"""The operator menu, drawn over the table screen with its helpers (fonts, scale, touch).
+
+Six rows, one per seat button, so a row is chosen by its seat button or by touching it; a line
+with the camera in plain words; the menu's last message; Back (and OK while the shutdown
+question is asked) as touch buttons.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.app.i18n import card_name, tr
+from companion.app.inputs import Press
+from companion.app.operator import camera_status
+
+PANEL = (30, 34, 46)
+ROW = (52, 58, 78)
+TEXT = (236, 236, 240)
+DIM = (170, 174, 188)
+GOLD = (250, 210, 90)
+WARN = (255, 186, 73)
+BAD_BG = (110, 44, 44)
+
+ROW_LABELS = ("menu.language", "menu.seats", "menu.brightness", "menu.camera",
+              "menu.shutdown", "menu.close")
+
+
+def camera_line(ctl, lang: str) -> str:
+    """The camera check's one line, in the players' language."""
+    key, seen = camera_status(ctl)
+    cards = ", ".join(f"{zone} {card_name(lang, ident)}" for zone, ident in seen)
+    return tr(lang, key, cards=cards)
+
+
+def row_values(ctl, lang: str) -> list[str]:
+    """What each row shows on its right: the current choice."""
+    pct = round(ctl.led_brightness * 100)
+    bright = "menu.brightness_value" if ctl.brightness_applies else "menu.brightness_ignored"
+    return [tr(ctl.language, "menu.lang_name"), tr(lang, "menu.seats_value", n=ctl.seats_in_use),
+            tr(lang, bright, pct=pct), "", "", ""]
+
+
+def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
+    """Draw the menu over everything; its rows and buttons are the only touch targets."""
+    lang = ctl.language
+    menu = ctl.menu
+    screen.hits = []
+    shade = pygame.Surface(dst.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 200))
+    dst.blit(shade, (0, 0))
+    box = screen.R(110, 20, 1060, 680)
+    pygame.draw.rect(dst, PANEL, box, border_radius=max(6, box.h // 40))
+    pygame.draw.rect(dst, GOLD, box, width=2, border_radius=max(6, box.h // 40))
+    big = round(30 * screen.boost)
+    small = round(22 * screen.boost)
+    screen.blit_text(dst, tr(lang, "menu.title"), round(36 * screen.boost),
+                     screen.R(140, 32, 0, 0).topleft, GOLD, True)
+    values = row_values(ctl, lang)
+    for i, key in enumerate(ROW_LABELS):
+        rect = screen.R(140, 100 + i * 72, 1000, 62)
+        colour = BAD_BG if (i == 4 and menu.confirming) else ROW
+        pygame.draw.rect(dst, colour, rect, border_radius=max(4, rect.h // 5))
+        badge = screen.R(150, 106 + i * 72, 50, 50)
+        pygame.draw.rect(dst, GOLD, badge, border_radius=max(3, badge.h // 4))
+        screen.blit_text(dst, str(i + 1), big, badge.center, PANEL, True, anchor="center")
+        screen.blit_text(dst, tr(lang, key), big, screen.R(220, 131 + i * 72, 0, 0).midleft,
+                         TEXT, True, anchor="midleft")
+        if values[i]:
+            screen.blit_text(dst, values[i], big, screen.R(1120, 131 + i * 72, 0, 0).midright,
+                             GOLD, anchor="midright")
+        screen.hits.append((rect, Press("seat", i + 1)))
+    width = screen.R(0, 0, 980, 0).w
+    y = screen.R(0, 538, 0, 0).y
+    lines = screen.wrap(camera_line(ctl, lang), small, width)
+    if menu.confirming:
+        lines += [("!", line) for line in screen.wrap(tr(lang, "menu.confirm_shutdown"),
+                                                       small, width, True)]
+    elif menu.note is not None:
+        key, args = menu.note
+        lines += [("!", line) for line in screen.wrap(tr(lang, key, **args), small, width)]
+    else:
+        lines += [("~", line) for line in screen.wrap(tr(lang, "menu.hint"), small, width)]
+    step = screen.font(small).get_linesize()
+    for line in lines[:3]:
+        colour, text = TEXT, line
+        if isinstance(line, tuple):
+            colour = WARN if line[0] == "!" else DIM
+            text = line[1]
+        screen.blit_text(dst, text, small, (screen.R(150, 0, 0, 0).x, y), colour)
+        y += step
+    back = screen.R(960, 630, 180, 58)
+    screen.button(dst, back, tr(lang, "label.back"), Press("back"), size=round(26 * screen.boost))
+    if menu.confirming:
+        ok = screen.R(760, 630, 180, 58)
+        screen.button(dst, ok, tr(lang, "label.ok"), Press("ok"), colour=BAD_BG,
+                      size=round(26 * screen.boost))

@@ -1,0 +1,390 @@
+"""The operator menu: how it opens, what each item changes, and that the game is left alone."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+import copy  # noqa: E402
+import json  # noqa: E402
+import queue  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+import companion.kiosk.runtime as runtime  # noqa: E402
+from companion.app.controller import Controller  # noqa: E402
+from companion.app.devices import VirtualPanel  # noqa: E402
+from companion.app.inputs import Press, Seen, Taken, Tick, from_key  # noqa: E402
+from companion.app.loop import App  # noqa: E402
+from companion.app.operator import COMBO_WINDOW, Combination, next_choice  # noqa: E402
+from companion.app.screens.operator import camera_line  # noqa: E402
+from companion.app.screens.table import TableScreen  # noqa: E402
+from companion.engine import Game  # noqa: E402
+from companion.kiosk.runtime import Kiosk  # noqa: E402
+from companion.kiosk.settings import FILENAME  # noqa: E402
+from tests.app_scenes import _midgame, seat  # noqa: E402
+from tests.test_app_screens import _missing  # noqa: E402
+from tests.test_kiosk_notify import FakeSystemd  # noqa: E402
+
+LONG_BACK, LONG_UNDO = Press("back", long=True), Press("undo", long=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display():
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode((1, 1))
+    yield
+    pygame.display.quit()
+
+
+class RecordingLog:
+    def __init__(self):
+        self.lines = []
+
+    def append(self, event):
+        self.lines.append(event)
+
+
+def _game_snapshot(ctl):
+    return (copy.deepcopy(ctl.game.state), len(ctl.game.events), ctl.phase, repr(ctl.pending),
+            tuple(ctl.joined), ctl.summary)
+
+
+def _open(ctl, now=100.0):
+    ctl.handle(Tick(now))
+    ctl.handle(LONG_BACK)
+    ctl.handle(Tick(now + 1.2))
+    ctl.handle(LONG_UNDO)
+    assert ctl.menu is not None
+
+
+# ----- opening ------------------------------------------------------------------------------
+
+def test_long_back_then_long_undo_within_the_window_opens_the_menu_in_either_order():
+    for first, second in ((LONG_BACK, LONG_UNDO), (LONG_UNDO, LONG_BACK)):
+        ctl, _ = _midgame()
+        before = _game_snapshot(ctl)
+        ctl.handle(first)
+        ctl.handle(Tick(100.0 + COMBO_WINDOW - 0.1))
+        ctl.handle(second)
+        assert ctl.menu is not None
+        assert _game_snapshot(ctl) == before  # neither press reached the game
+
+
+def test_single_and_short_presses_never_open_the_menu():
+    ctl, _ = _midgame()
+    for press in (Press("back"), Press("undo"), LONG_BACK, Press("ok"), seat(1), Press("back")):
+        ctl.handle(press)
+        ctl.handle(Tick(ctl.now + 0.3))
+    ctl.handle(Tick(ctl.now + COMBO_WINDOW + 1))
+    assert ctl.menu is None
+    # Short Back then short Undo is not the combination either.
+    ctl.handle(Press("back"))
+    ctl.handle(Press("undo"))
+    assert ctl.menu is None
+    # Two long Backs are not the combination.
+    ctl.handle(LONG_BACK)
+    ctl.handle(LONG_BACK)
+    assert ctl.menu is None
+
+
+def test_a_long_press_alone_still_reaches_the_game_once_its_window_has_passed():
+    ctl, _ = _midgame()
+    ctl.handle(seat(1))  # Green challenges Red: Back refuses
+    assert ctl.phase == "answer"
+    events = len(ctl.game.events)
+    ctl.handle(LONG_BACK)
+    ctl.handle(Tick(100.0 + COMBO_WINDOW / 2))
+    assert len(ctl.game.events) == events  # held back while the partner may come
+    ctl.handle(Tick(100.0 + COMBO_WINDOW + 0.1))
+    assert len(ctl.game.events) == events + 1  # the refusal, late but as a Back
+    assert ctl.game.events[-1]["accepted"] is False and ctl.menu is None
+
+
+def test_a_long_undo_too_late_after_a_long_back_does_not_open_and_undoes():
+    ctl, _ = _midgame()
+    events = len(ctl.game.events)
+    ctl.handle(LONG_UNDO)
+    ctl.handle(Tick(100.0 + COMBO_WINDOW + 0.5))
+    assert ctl.menu is None and len(ctl.game.events) == events - 1  # the undo applied
+    ctl.handle(LONG_BACK)
+    ctl.handle(Tick(100.0 + 2 * COMBO_WINDOW + 1))
+    ctl.handle(LONG_UNDO)
+    assert ctl.menu is None
+
+
+def test_another_press_between_the_long_presses_breaks_the_combination():
+    c = Combination()
+    assert c.feed(LONG_BACK, 0.0) == (False, [])
+    assert c.feed(seat(3), 0.5) == (False, [LONG_BACK, seat(3)])
+    assert c.feed(LONG_UNDO, 1.0) == (False, [])
+    assert c.flush(1.0 + COMBO_WINDOW + 0.01) == [LONG_UNDO]
+
+
+def test_holding_back_and_undo_together_on_the_virtual_panel_opens_the_menu():
+    """The real panel's events, through the app's queue: both buttons held past the hold
+    time give a long Back and a long Undo moments apart."""
+    from hardware.panel import virtual_panel
+
+    inputs: queue.Queue = queue.Queue()
+    panel = virtual_panel(events=inputs, animate=False)
+    try:
+        ctl = Controller(Game, panel=panel, rng=random.Random(1))
+        app = App(ctl, inputs=inputs, clock=time.monotonic)
+        panel.button_down("back")
+        panel.button_down("undo")
+        deadline = time.monotonic() + 5
+        while ctl.menu is None and time.monotonic() < deadline:
+            app.wait(0.05)
+            app.step()
+        panel.button_up("back")
+        panel.button_up("undo")
+        assert ctl.menu is not None
+        app.step()
+        assert ctl.menu is not None and ctl.phase == "setup_join" and ctl.joined == []
+    finally:
+        panel.close()
+
+
+def test_f10_opens_and_closes_the_menu_from_the_keyboard():
+    assert from_key("f10") == Press("operator")
+    ctl, _ = _midgame()
+    app = App(ctl, clock=lambda: 100.0)
+    app.pump_pygame([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F10)])
+    app.step()
+    assert ctl.menu is not None
+    app.pump_pygame([pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F10)])
+    app.step()
+    assert ctl.menu is None
+
+
+# ----- the items ----------------------------------------------------------------------------
+
+def test_each_item_changes_its_setting_and_nothing_in_the_game():
+    ctl, _ = _midgame()
+    log = ctl.log = RecordingLog()
+    before = _game_snapshot(ctl)
+    _open(ctl)
+    ctl.handle(seat(1))
+    assert ctl.language == "ko"
+    ctl.handle(Press("lang"))
+    assert ctl.language == "en"
+    ctl.handle(seat(2))
+    assert ctl.seats_in_use == 2  # 6 wraps round to 2
+    ctl.handle(seat(2))
+    assert ctl.seats_in_use == 3
+    ctl.handle(seat(3))
+    assert ctl.led_brightness == 0.25  # 100 % wraps round to 25 %
+    ctl.handle(seat(3))
+    assert ctl.led_brightness == 0.5
+    ctl.handle(seat(4))
+    assert ctl.menu.note == ("menu.camera_checked", {})
+    for press in (Press("undo"), Press("ok"), Press("card", "cook"), Press("skip")):
+        ctl.handle(press)  # nothing of the game answers while the menu is open
+    assert ctl.menu.note == ("menu.help", {})
+    ctl.handle(Press("back"))
+    assert ctl.menu is None
+    assert _game_snapshot(ctl) == before
+    assert log.lines == []  # the menu never logs an event
+    ctl.handle(Press("undo"))  # the game goes on where it was
+    assert log.lines == [{"event": "undo"}]
+
+
+def test_seats_in_use_limits_who_can_join_the_next_game():
+    ctl = Controller(Game, rng=random.Random(3), seats_in_use=4)
+    ctl.handle(seat(5))
+    assert ctl.joined == [] and ctl.message == ("msg.seat_not_in_use", {"seat": 5, "seats": 4})
+    for n in (1, 2, 4):
+        ctl.handle(seat(n))
+    assert ctl.joined == [1, 2, 4]
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(2))  # 4 -> 5
+    ctl.handle(Press("back"))
+    ctl.handle(seat(5))
+    assert ctl.joined == [1, 2, 4, 5]
+
+
+def test_camera_readings_wait_while_the_menu_is_open():
+    ctl, _ = _midgame()
+    ctl.handle(seat(4))  # Green investigates
+    ctl.handle(seat(3))  # announces the Living Armor
+    assert ctl.phase == "cards"
+    events = len(ctl.game.events)
+    ctl.handle(Press("operator"))
+    ctl.handle(Seen("a", "living_armor"))
+    assert len(ctl.game.events) == events and ctl.phase == "cards"
+    ctl.handle(Press("back"))
+    assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "living_armor"}
+
+
+def test_brightness_goes_to_a_panel_that_has_it_and_is_kept_with_a_word_otherwise():
+    class DimmablePanel(VirtualPanel):
+        def __init__(self):
+            super().__init__()
+            self.levels = []
+
+        def set_brightness(self, value):
+            self.levels.append(value)
+
+    panel = DimmablePanel()
+    ctl = Controller(Game, panel=panel, led_brightness=0.5)
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(3))
+    assert panel.levels == [0.75] and ctl.brightness_applies
+    plain = Controller(Game, panel=VirtualPanel(), led_brightness=0.5)
+    plain.handle(Press("operator"))
+    plain.handle(seat(3))
+    assert plain.led_brightness == 0.75 and not plain.brightness_applies
+    screen = TableScreen((1280, 720), card_art=False)
+    screen.draw(pygame.Surface((1280, 720)), plain)
+    assert any("75% (kept; these dials ignore it)" == key[0] for key in screen._text)
+
+
+def test_camera_check_says_what_the_app_knows_in_plain_words():
+    ctl = Controller(Game, camera=False)
+    assert camera_line(ctl, "en") == "Camera: none set up. Cards are picked on the screen."
+    ctl = Controller(Game, camera=True)
+    assert camera_line(ctl, "en") == "Camera: working. No card in the slots."
+    ctl.mat_found = False
+    assert "does not see the mat" in camera_line(ctl, "en")
+    ctl.mat_found = True
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(Seen("b", "butler"))
+    assert camera_line(ctl, "en") == "Camera: working, mat found. Cards seen: A Cook, B Butler."
+    assert camera_line(ctl, "ko") == "카메라: 작동, 매트 찾음. 보이는 카드: A 요리사, B 집사."
+    ctl.handle(Taken("a"))
+    ctl.handle(Taken("b"))
+    assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
+    ctl.set_camera(False)
+    assert camera_line(ctl, "en") == "Camera: not answering. Cards are picked on the screen."
+
+
+def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
+    class Tracker:
+        mat = None
+
+    class Feed:
+        working = True
+        tracker = Tracker()
+
+        def poll(self):
+            return 0
+
+    ctl = Controller(Game)
+    app = App(ctl, camera=Feed(), clock=lambda: 1.0)
+    app.step()
+    assert ctl.mat_found is False
+    Feed.tracker.mat = object()
+    app.step()
+    assert ctl.mat_found is True
+
+
+def test_safe_shutdown_asks_first_and_shows_why_it_failed():
+    calls = []
+
+    def shutdown():
+        calls.append(1)
+        return "The table could not be switched off (Access denied)."
+
+    ctl = Controller(Game, shutdown=shutdown)
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(5))
+    assert ctl.menu.confirming and calls == []
+    ctl.handle(Press("back"))  # Back cancels the question, the menu stays
+    assert ctl.menu is not None and not ctl.menu.confirming and calls == []
+    ctl.handle(seat(5))
+    ctl.handle(seat(1))  # anything but OK drops the question
+    assert not ctl.menu.confirming and calls == []
+    ctl.handle(seat(5))
+    ctl.handle(Press("ok"))
+    assert calls == [1]
+    assert ctl.menu.note == ("msg.notice",
+                             {"text": "The table could not be switched off (Access denied)."})
+    ok = Controller(Game, shutdown=lambda: None)
+    ok.handle(Press("operator"))
+    ok.handle(seat(5))
+    ok.handle(Press("ok"))
+    assert ok.menu.note == ("menu.shutting_down", {})
+
+
+def test_in_the_demo_shutdown_only_says_what_it_would_do():
+    ctl = Controller(Game)
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(5))
+    ctl.handle(Press("ok"))
+    assert ctl.menu.note == ("menu.shutdown_demo", {}) and not ctl.quit
+
+
+def test_under_the_kiosk_the_choices_are_kept_in_its_settings(tmp_path, monkeypatch):
+    systemd = FakeSystemd()
+    env = {"NOTIFY_SOCKET": systemd.env_value, "STATE_DIRECTORY": str(tmp_path / "state")}
+    kiosk = Kiosk.start(None, environ=env, fsync=False)
+    monkeypatch.setattr(runtime, "shutdown", lambda reboot: "no systemd here")
+    try:
+        ctl = Controller(Game, keep_settings=kiosk.change_settings,
+                         shutdown=lambda: kiosk.shutdown(reboot=False),
+                         seats_in_use=kiosk.config.seats,
+                         led_brightness=kiosk.config.led_brightness)
+        ctl.handle(Press("operator"))
+        ctl.handle(seat(1))
+        ctl.handle(seat(2))
+        ctl.handle(seat(3))
+        saved = json.loads((tmp_path / "state" / FILENAME).read_text())
+        assert saved == {"language": "ko", "seats": 2, "led_brightness": 0.75}
+        assert (kiosk.config.language, kiosk.config.seats) == ("ko", 2)
+        ctl.handle(seat(5))
+        ctl.handle(Press("ok"))
+        assert ctl.menu.note == ("msg.notice", {"text": "no systemd here"})
+    finally:
+        kiosk.stop()
+        systemd.close()
+
+
+def test_a_setting_the_kiosk_cannot_keep_is_said_in_the_menu():
+    ctl = Controller(Game, keep_settings=lambda **kw: "The setting applies now but could not "
+                     "be kept for the next start (No space left on device).")
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(1))
+    assert ctl.language == "ko"
+    assert ctl.menu.note[0] == "msg.notice" and "No space left" in ctl.menu.note[1]["text"]
+
+
+def test_next_choice_wraps_and_copes_with_a_value_not_in_the_list():
+    assert next_choice((2, 3, 4), 4) == 2
+    assert next_choice((0.25, 0.5, 0.75, 1.0), 0.6) == 0.75
+    assert next_choice((0.25, 0.5), 0.9) == 0.25
+
+
+# ----- the screen ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_menu_draws_in_both_languages_without_missing_glyphs(lang, size):
+    ctl, panel = _midgame()
+    ctl.language = lang
+    ctl.handle(Press("operator"))
+    for press in (None, seat(5)):
+        if press is not None:
+            ctl.handle(press)
+        screen = TableScreen(size, panel=panel, card_art=False)
+        screen.draw(pygame.Surface(size), ctl)
+        for (text, font_size, _colour, bold) in list(screen._text):
+            assert not _missing(screen.font(font_size, bold), text), text
+        if lang == "ko":
+            assert any("운영자 메뉴" == key[0] for key in screen._text)
+
+
+def test_touching_a_row_gives_its_seat_button_and_only_the_menu_can_be_touched():
+    ctl, panel = _midgame()
+    ctl.handle(Press("operator"))
+    screen = TableScreen((800, 480), panel=panel, card_art=False)
+    screen.draw(pygame.Surface((800, 480)), ctl)
+    presses = {press for _rect, press in screen.hits}
+    assert presses == {seat(n) for n in range(1, 7)} | {Press("back")}
+    rect = next(r for r, p in screen.hits if p == seat(2))
+    assert screen.hit(rect.center) == seat(2)
