@@ -388,3 +388,33 @@ def test_touching_a_row_gives_its_seat_button_and_only_the_menu_can_be_touched()
     assert presses == {seat(n) for n in range(1, 7)} | {Press("back")}
     rect = next(r for r, p in screen.hits if p == seat(2))
     assert screen.hit(rect.center) == seat(2)
+
+
+def test_companion_run_gives_the_menu_the_kiosk_settings_and_keeps_choices(tmp_path,
+                                                                            monkeypatch):
+    import companion.app.controller as controller_module
+    from companion.cli import main
+
+    made = []
+
+    class Recorded(Controller):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(controller_module, "Controller", Recorded)
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "state"
+    monkeypatch.setenv("STATE_DIRECTORY", str(state))
+    config = tmp_path / "table.toml"
+    config.write_text('seats = 4\n[camera]\nkind = "opencv"\ndevice = 57\n'
+                      '[hardware]\nled_brightness = 0.75\n')
+    assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after",
+                 "0.3"]) == 0
+    ctl = made[-1]
+    assert (ctl.seats_in_use, ctl.led_brightness) == (4, 0.75)
+    assert ctl.keep_settings is not None and ctl.shutdown is not None
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(2))
+    saved = list(state.rglob(FILENAME))
+    assert len(saved) == 1 and json.loads(saved[0].read_text()) == {"seats": 5}
