@@ -53,3 +53,54 @@ def test_an_unknown_language_is_refused():
 def test_labels_for_both_languages():
     assert LABELS["en"].keys() == LABELS["ko"].keys()
     assert LABELS["ko"]["total"].format(games=3) == "끝난 게임 3판"
+
+
+def test_attract_cycle_shows_the_rules_then_the_statistics(tmp_path):
+    from companion.kiosk.history import History
+    from companion.kiosk.statscreen import AttractCycle
+    from companion.simulate import play_game
+
+    pygame.font.init()
+    size = (800, 480)
+    history = History.open(tmp_path / "h.db")
+    game, events = play_game(["Ann", "Ben"], 4)
+    history.record_game(events, game.state)
+    cycle = AttractCycle(size, history, seconds=1.0)
+    surface = pygame.Surface(size)
+    assert cycle.draw(surface, 0.0) is True
+    rules = pixels(surface)
+    assert cycle.draw(surface, 0.5) is False  # the same page: nothing to draw
+    assert cycle.draw(surface, cycle.rules_time + 0.1) is True
+    stats = pixels(surface)
+    assert stats != rules
+    expected = pygame.Surface(size)
+    StatsScreen(size).draw(expected, history.player_stats(), games=1)
+    assert stats == pixels(expected)
+    assert cycle.draw(surface, cycle.rules_time + 0.5) is False
+    assert cycle.draw(surface, cycle.rules_time + 1.0) is True  # the next cycle: rules again
+    assert pixels(surface) == rules
+    history.close()
+
+
+def test_attract_cycle_without_a_readable_history_shows_the_rules_only(tmp_path):
+    from companion.kiosk.history import HistoryError
+    from companion.kiosk.statscreen import AttractCycle
+
+    class Broken:
+        def player_stats(self):
+            raise HistoryError("the history cannot be read", reason="damaged")
+
+        def game_count(self):
+            return 0
+
+    pygame.font.init()
+    cycle = AttractCycle((800, 480), Broken(), seconds=1.0)
+    surface = pygame.Surface((800, 480))
+    cycle.draw(surface, 0.0)
+    rules = pixels(surface)
+    cycle.draw(surface, cycle.rules_time - 0.5)
+    last_page = pixels(surface)
+    assert cycle.draw(surface, cycle.rules_time + 0.1) is False  # the last page stays
+    assert cycle.history is None and pixels(surface) == last_page
+    assert cycle.draw(surface, cycle.rules_time + 1.0) is True
+    assert pixels(surface) == rules

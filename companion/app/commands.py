@@ -363,17 +363,17 @@ def _settings(config) -> dict:
 
 
 def _attract(app, kiosk, size) -> None:
-    """After the configured idle time, the kiosk's attract screen (the rules, in both
-    languages) until a press or a card wakes the table."""
+    """After the configured idle time, the kiosk's attract screen (the rules in both languages,
+    then the players' statistics) until a press or a card wakes the table."""
     try:
-        from companion.kiosk.attract import AttractScreen  # noqa: PLC0415
         from companion.kiosk.cafe import IdleTimer  # noqa: PLC0415
+        from companion.kiosk.statscreen import AttractCycle  # noqa: PLC0415
     except ImportError:
         return
     after = getattr(kiosk.config, "attract_after", 0) or 0
     if after <= 0:
         return
-    screen = AttractScreen(size)
+    screen = AttractCycle(size, kiosk.history, language=kiosk.config.language)
     app.idle = IdleTimer(after, started=app.clock())
     app.attract = lambda surface, t, force: screen.draw(surface, t, force=force)
 

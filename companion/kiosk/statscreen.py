@@ -12,10 +12,17 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion.kiosk.attract import LINE, find_font
-from companion.kiosk.history import PlayerStats
+from companion.kiosk.attract import (
+    LANGUAGE_ORDER,
+    LINE,
+    PAGE_SECONDS,
+    PAGES,
+    AttractScreen,
+    find_font,
+)
+from companion.kiosk.history import HistoryError, PlayerStats
 
-__all__ = ["LABELS", "StatsScreen"]
+__all__ = ["LABELS", "AttractCycle", "StatsScreen"]
 
 LABELS = {
     "en": {"title": "Players", "player": "Player", "games": "Games", "wins": "Wins",
@@ -103,3 +110,34 @@ class StatsScreen:
         if shown < len(stats):
             more = labels["more"].format(n=len(stats) - shown)
             surface.blit(font.render(more, True, self.DIM), (margin, y))
+
+
+class AttractCycle:
+    """Between groups: the attract screen's rules pages, then the players' statistics for one
+    page's time, in turn. ``draw`` has the attract screen's contract: True when it drew."""
+
+    def __init__(self, size: tuple[int, int], history, *, language: str = "en",
+                 seconds: float | None = None):
+        self.seconds = PAGE_SECONDS if seconds is None else seconds
+        self.rules = AttractScreen(size, seconds=self.seconds)
+        self.stats = StatsScreen(size, language=language)
+        self.history = history
+        self.rules_time = len(PAGES["en"]) * len(LANGUAGE_ORDER) * self.seconds
+        self._on_stats = False
+
+    def draw(self, surface, t: float, *, force: bool = False) -> bool:
+        into = max(0.0, t) % (self.rules_time + self.seconds)
+        if into >= self.rules_time and self.history is not None:
+            if self._on_stats and not force:
+                return False
+            try:
+                rows, games = self.history.player_stats(), self.history.game_count()
+            except HistoryError:
+                self.history = None  # unreadable now: the rules alone from here on
+            else:
+                self.stats.draw(surface, rows, games=games)
+                self._on_stats = True
+                return True
+        back = self._on_stats
+        self._on_stats = False
+        return self.rules.draw(surface, min(into, self.rules_time - 1e-6), force=force or back)
