@@ -27,19 +27,10 @@ from companion.engine import Game  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
 from companion.kiosk.settings import FILENAME  # noqa: E402
 from tests.app_scenes import _midgame, seat  # noqa: E402
-from tests.test_app_screens import _missing  # noqa: E402
+from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
 from tests.test_kiosk_notify import FakeSystemd  # noqa: E402
 
 LONG_BACK, LONG_UNDO = Press("back", long=True), Press("undo", long=True)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    pygame.display.set_mode((1, 1))
-    yield
-    pygame.display.quit()
 
 
 class RecordingLog:
