@@ -10,7 +10,6 @@ from companion.kiosk.cafe import IdleTimer
 def test_idle_after_the_configured_time():
     idle = IdleTimer(120, started=1000.0)
     assert not idle.poll(1119.9)
-    assert idle.remaining(1100.0) == pytest.approx(20.0)
     assert idle.poll(1120.0)
     idle.activity(1130.0)  # a button: back to the game
     assert not idle.poll(1131.0)
@@ -21,7 +20,6 @@ def test_idle_zero_never_shows_the_attract_screen():
     idle = IdleTimer(0)
     assert not idle.enabled
     assert not idle.poll(1e9)
-    assert idle.remaining(5.0) is None
 
 
 def test_activity_from_the_past_does_not_rewind():

@@ -25,8 +25,6 @@ COMBO_KINDS = ("back", "undo")
 SEAT_CHOICES = (2, 3, 4, 5, 6)
 BRIGHTNESS_CHOICES = (0.25, 0.5, 0.75, 1.0)
 
-ITEM_LANGUAGE, ITEM_SEATS, ITEM_BRIGHTNESS, ITEM_CAMERA, ITEM_SHUTDOWN, ITEM_CLOSE = range(1, 7)
-ITEMS = ("language", "seats", "brightness", "camera", "shutdown", "close")
 
 
 class Combination:

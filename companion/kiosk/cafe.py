@@ -45,9 +45,3 @@ class IdleTimer:
     def poll(self, now: float) -> bool:
         """True when the attract screen should show."""
         return self.enabled and self.idle_for(now) >= self.after
-
-    def remaining(self, now: float) -> float | None:
-        """Seconds until the attract screen (None when it never shows): for the loop's timeout."""
-        if not self.enabled:
-            return None
-        return max(0.0, self.after - self.idle_for(now))
