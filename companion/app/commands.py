@@ -184,23 +184,20 @@ def _close(device) -> None:
 def synthetic_camera(clock, seed: int, inputs, *, settle: float = 0.6):
     """The demo's camera: a synthetic camera over the printed mat, read by the real card
     recogniser and reveal tracker. (feed, camera, None) or (None, None, reason)."""
-    from companion.app.devices import CameraFeed, quiet_opencv  # noqa: PLC0415
+    from companion.app.devices import CameraFeed, card_tracker  # noqa: PLC0415
     from companion.app.screens.assets import assets_dir  # noqa: PLC0415
 
-    try:
-        from vision.recognize import Recognizer  # noqa: PLC0415
-        from vision.synthetic import SyntheticCamera  # noqa: PLC0415
-        from vision.tracking import RevealTracker  # noqa: PLC0415
-    except ImportError as err:
-        return None, None, f"card recognition is not installed ({err})"
-    quiet_opencv()
     cards = assets_dir() / "cards"
     try:
-        recognizer = Recognizer.from_dir(cards)
+        from vision.synthetic import SyntheticCamera  # noqa: PLC0415
+
+        tracker = card_tracker(cards)
         camera = SyntheticCamera(clock=clock, seed=seed, settle=settle)
+    except ImportError as err:
+        return None, None, f"card recognition is not installed ({err})"
     except (ValueError, OSError) as err:
         return None, None, f"cannot use the card pictures in {cards}: {err}"
-    return CameraFeed(camera, RevealTracker(recognizer), inputs), camera, None
+    return CameraFeed(camera, tracker, inputs), camera, None
 
 
 # ----- demo -------------------------------------------------------------------------------

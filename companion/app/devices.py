@@ -126,28 +126,38 @@ def quiet_opencv() -> None:
     cv2.setNumThreads(1)
 
 
+def card_tracker(references):
+    """The reveal tracker reading cards with the references in the folder `references`.
+
+    It reads through a CardReader, so a card lying still keeps its name and only new or moved
+    cards are named again. Raises ImportError without card recognition installed, ValueError
+    or OSError when the references cannot be used."""
+    from vision.recognize import CardReader, Recognizer  # noqa: PLC0415
+    from vision.tracking import RevealTracker  # noqa: PLC0415
+
+    quiet_opencv()
+    return RevealTracker(CardReader(Recognizer.from_dir(references)))
+
+
 def open_camera(config, inputs: queue.Queue, references=None):
     """A CameraFeed on the configured camera, or (None, reason).
 
     references: the folder of enrolled card pictures (default: the card art in assets/cards).
     A camera that is configured but not answering still gives a feed: it keeps retrying and
     says it is not working, so the picker stands in until it comes back."""
-    try:
-        from vision.recognize import Recognizer  # noqa: PLC0415
-        from vision.sources import open_source  # noqa: PLC0415
-        from vision.tracking import RevealTracker  # noqa: PLC0415
-    except ImportError as err:
-        return None, f"card recognition is not installed ({err})"
     from companion.app.screens.assets import assets_dir  # noqa: PLC0415
 
-    quiet_opencv()
     refs = references or assets_dir() / "cards"
     try:
-        recognizer = Recognizer.from_dir(refs)
+        from vision.sources import open_source  # noqa: PLC0415
+
+        tracker = card_tracker(refs)
+    except ImportError as err:
+        return None, f"card recognition is not installed ({err})"
     except (ValueError, OSError) as err:
         return None, f"cannot use the card references in {refs}: {err}"
     try:
         source = open_source(dict(config))
     except Exception as err:  # a bad camera setting: keep playing with the picker
         return None, str(err)
-    return CameraFeed(source, RevealTracker(recognizer), inputs), None
+    return CameraFeed(source, tracker, inputs), None
