@@ -164,13 +164,14 @@ class Game:
         self._state = new
         return notes
 
-    def check(self, event: Mapping[str, Any] | Event) -> None:
-        """Raise TableError exactly as push would, without applying anything."""
+    def check(self, event: Mapping[str, Any] | Event) -> list[dict[str, Any]]:
+        """Raise TableError exactly as push would, without applying anything; else return
+        the notes push would return (so a caller can see, say, that it would end the game)."""
         parsed = event if isinstance(event, Event) else parse_event(event)
         if isinstance(parsed, Undo):
             self._check_undo()
-        else:
-            self._apply(parsed)
+            return [{"kind": "undo"}]
+        return self._apply(parsed)[1]
 
     def pop(self) -> Event:
         """Take back the most recent event still in force, and return it."""

@@ -157,8 +157,9 @@ def test_first_player_not_at_the_table():
 def test_check_validates_without_applying():
     g = three()
     before = g.state
-    g.check(inv("Ann", "cook", True))
+    notes = g.check(inv("Ann", "cook", True))
     assert g.state == before
+    assert notes == three().push(inv("Ann", "cook", True))  # what push would say
     with pytest.raises(RuleError):
         g.check(inv("Ben", "cook", True))
     with pytest.raises(RuleError):

@@ -21,7 +21,6 @@ Phases (`Controller.phase`):
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -542,7 +541,7 @@ class Controller:
             if pend.cards:
                 pend.cards.clear()
                 self._consume_mat()
-            elif pend.kind == "investigate" and not self._forced_reveal():
+            elif pend.kind == "investigate":
                 pend.guess = None
                 self.phase = "guess"
             elif pend.kind == "duel":
@@ -554,9 +553,6 @@ class Controller:
         pend.cards[zone] = identity
         self.cards_picked += 1
         self._cards_maybe_done()
-
-    def _forced_reveal(self) -> bool:
-        return self.pending is not None and self.pending.kind == "reveal"
 
     def _cards_maybe_done(self) -> None:
         pend = self.pending
@@ -577,7 +573,7 @@ class Controller:
                 return
         event = self._event()
         try:
-            self.game.check(event)
+            notes = self.game.check(event)
         except ValueError as err:
             self._say("msg.refused", text=str(err))
             pend.cards.clear()
@@ -586,19 +582,11 @@ class Controller:
         if pend.kind == "investigate" and self.confirm_investigations:
             self.phase = "confirm"
             return
-        if self._would_end_game(event):
+        if any(note["kind"] == "game_end" for note in notes):
             # The game's last event cannot be taken back: the table confirms the cards first.
             self.phase = "confirm"
             return
         self._apply(event)
-
-    def _would_end_game(self, event: dict) -> bool:
-        trial = copy.deepcopy(self.game)
-        try:
-            trial.push(event)
-        except ValueError:
-            return False
-        return trial.state["over"]
 
     def _event(self) -> dict:
         pend = self.pending
