@@ -140,6 +140,11 @@ class Game:
         return [raw for _, raw, _ in self._stack]
 
     @property
+    def event_count(self) -> int:
+        """How many events are in force (len(events), without building the list)."""
+        return len(self._stack)
+
+    @property
     def can_undo(self) -> bool:
         return len(self._stack) > 1 and self._state.phase != _OVER
 

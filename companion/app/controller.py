@@ -201,7 +201,7 @@ class Controller:
             self.version += 1
 
     def _signature(self):
-        return (self.phase, self.message, len(self.effects), self.language, len(self.game.events),
+        return (self.phase, self.message, len(self.effects), self.language, self.game.event_count,
                 repr(self.pending), tuple(self.joined), self.summary is None, self.quit,
                 repr(self.menu), self.seats_in_use, self.led_brightness, self.mat_found,
                 self.camera)

@@ -12,10 +12,8 @@ from __future__ import annotations
 import queue
 from dataclasses import dataclass
 
-from companion.app.inputs import BUTTON_NAMES, from_reveal
-
-SEATS = 6
-MAX_HEALTH = 5
+from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
+from companion.engine import MAX_HEALTH
 
 
 @dataclass(frozen=True, slots=True)

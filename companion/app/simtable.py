@@ -120,7 +120,7 @@ class SimTable:
             if card is None:
                 card = self.rng.choice(IDENTITIES)
             card = self._possible(ctl, card)
-            key = (len(ctl.game.events), pend.kind, zone)
+            key = (ctl.game.event_count, pend.kind, zone)
             if self._waiting_since is None or self._waiting_for != key:
                 self._waiting_since, self._waiting_for = ctl.now, key
             waited = ctl.now - self._waiting_since

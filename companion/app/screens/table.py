@@ -15,10 +15,10 @@ from companion.app.inputs import Press
 from companion.app.screens.assets import card_art, font_path
 from companion.app.screens.operator import draw_menu
 from companion.cards import COPIES, IDENTITIES, POWER
+from companion.engine import MAX_HEALTH, STONES_TO_WIN
 
 BASE_W, BASE_H = 1280, 720
-WIN_STONES = 7
-MAX_HEALTH = 5
+
 
 BG = (24, 26, 34)
 PANEL = (38, 42, 54)
@@ -248,7 +248,7 @@ class TableScreen:
             bar.centery = rect.centery - round(8 * self.scale)
             pygame.draw.rect(dst, LED_OFF, bar, border_radius=6)
             done = bar.copy()
-            done.w = round(bar.w * min(stones, WIN_STONES) / WIN_STONES)
+            done.w = round(bar.w * min(stones, STONES_TO_WIN) / STONES_TO_WIN)
             if done.w:
                 pygame.draw.rect(dst, GOLD, done, border_radius=6)
             threes, ones = stone_tokens(stones)
