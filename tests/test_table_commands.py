@@ -80,7 +80,12 @@ def test_default_source(monkeypatch):
     monkeypatch.setenv("COMPANION_CAMERA", "folder:/x")
     assert default_source() == "folder:/x"
     monkeypatch.delenv("COMPANION_CAMERA")
-    assert default_source() in ("picamera2", "opencv:0")
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert default_source() == "opencv:0"
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    assert default_source() == "picamera2"
 
 
 def test_registering_the_commands_loads_no_heavy_module():

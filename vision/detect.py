@@ -176,21 +176,6 @@ def _card_shaped(q: np.ndarray, img_area: float) -> bool:
     return True
 
 
-def _support(q: np.ndarray, near_edge: np.ndarray) -> np.ndarray:
-    """For each side, the fraction of points along it that lie on (or next to) an edge.
-    The ends of each side are left out (rounded corners)."""
-    h, w = near_edge.shape
-    out = np.empty(4, np.float32)
-    t = np.linspace(0.08, 0.92, 24, dtype=np.float32)[:, None]
-    for i in range(4):
-        p, r = q[i], q[(i + 1) % 4]
-        pts = np.round(p + t * (r - p)).astype(np.int32)
-        pts[:, 0] = np.clip(pts[:, 0], 0, w - 1)
-        pts[:, 1] = np.clip(pts[:, 1], 0, h - 1)
-        out[i] = float((near_edge[pts[:, 1], pts[:, 0]] > 0).mean())
-    return out
-
-
 _KERNEL = np.ones((3, 3), np.uint8)
 _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
 _ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal

@@ -150,12 +150,6 @@ def paste_card(canvas: np.ndarray, owner: np.ndarray, index: int, card: np.ndarr
     return int(np.count_nonzero(alpha > 127))
 
 
-def _quad_mask(shape, corners: np.ndarray) -> np.ndarray:
-    m = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(m, np.round(corners * 16).astype(np.int32), 255, cv2.LINE_8, 4)
-    return m
-
-
 def draw_hand(canvas: np.ndarray, owner: np.ndarray, rng: np.random.Generator,
               target: tuple[float, float], scale: float) -> None:
     """A hand (palm and fingers, skin or sleeve coloured) reaching over ``target``."""

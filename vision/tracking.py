@@ -277,13 +277,10 @@ class RevealTracker:
 
     def changed(self, small: np.ndarray) -> bool:
         """Whether the tiny grey copy differs from the last examined frame's."""
-        import cv2
+        from vision.detect import changed
 
-        last = self._last_small
-        if last is None or last.shape != small.shape:
-            return True
-        moved = cv2.absdiff(small, last) > self.change_level
-        return int(np.count_nonzero(moved)) > self.change_fraction * moved.size
+        return changed(self._last_small, small, threshold=self.change_level,
+                       min_fraction=self.change_fraction, step=1)
 
     def feed(self, frame: Frame | np.ndarray) -> list[Event]:
         """One camera frame -> the events it completes (usually none)."""
