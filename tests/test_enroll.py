@@ -141,12 +141,9 @@ def test_pick_card_wants_exactly_one_candidate():
     assert pick_card(cards[:1], None) is not None
 
 
-def test_alike_pairs_accepts_tuples_or_objects():
-    class Pair:
-        a, b, score = "cook", "butler", 0.97
-
+def test_alike_pairs_are_plain_tuples():
     class R:
         def confusable_pairs(self):
-            return [("ghost", "cook", 0.9), Pair()]
+            return [("ghost", "cook", 0.9), ("cook", "butler", 0.97)]
 
     assert alike_pairs(R()) == [("ghost", "cook", 0.9), ("cook", "butler", 0.97)]

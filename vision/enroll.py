@@ -165,14 +165,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
 
 def alike_pairs(recognizer: Any) -> list[tuple[str, str, float]]:
     """The recogniser's pairs of references too alike to tell apart, as (a, b, similarity)."""
-    pairs = []
-    for item in recognizer.confusable_pairs():
-        if isinstance(item, tuple):
-            a, b, score = item
-        else:
-            a, b, score = item.a, item.b, item.score
-        pairs.append((str(a), str(b), float(score)))
-    return pairs
+    return [(str(a), str(b), float(s)) for a, b, s in recognizer.confusable_pairs()]
 
 
 REF_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -219,12 +212,13 @@ def mistaken_pairs(refs: dict[str, list[np.ndarray]],
     return sorted(((a, b, s) for (a, b), s in pairs.items()), key=lambda p: -p[2])
 
 
-def too_alike(folder: str | Path, recognizer_class: Any) -> list[tuple[str, str, float]]:
-    """Every pair of enrolled cards too alike to tell apart: the recogniser's own check and
-    the leave-one-card-out check, worst first, each pair once."""
+def too_alike(folder: str | Path, recognizer: Any) -> list[tuple[str, str, float]]:
+    """Every pair of enrolled cards too alike to tell apart: the recogniser's own check (on
+    the recogniser already built from ``folder``) and the leave-one-card-out check, worst
+    first, each pair once."""
     found: dict[tuple[str, str], float] = {}
-    pairs = alike_pairs(recognizer_class.from_dir(folder))
-    pairs += mistaken_pairs(load_references(folder), recognizer_class)
+    pairs = alike_pairs(recognizer)
+    pairs += mistaken_pairs(load_references(folder), type(recognizer))
     for a, b, score in pairs:
         key = tuple(sorted((a, b)))
         found[key] = max(found.get(key, 0.0), score)

@@ -196,7 +196,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    for a, b, score in too_alike(args.out, type(recognizer)):
+    for a, b, score in too_alike(args.out, recognizer):
         print(f"Warning: {pretty(a)} and {pretty(b)} look too alike to tell apart "
               f"(similarity {score:.2f}). Take their pictures again in steady light, "
               "flat in the slot, or the companion may ask which card it is.")
