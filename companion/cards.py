@@ -18,6 +18,11 @@ _ALIASES = {name: name for name in IDENTITIES}
 _ALIASES.update({"knight": "living_armor", "living armor": "living_armor", "chef": "cook"})
 
 
+def full_deck() -> list[str]:
+    """The 21 cards, in power order (shuffle before use)."""
+    return [card for card in IDENTITIES for _ in range(COPIES[card])]
+
+
 def parse_identity(text: object) -> str:
     """The identity id for a name as written in a log or typed by a person.
 

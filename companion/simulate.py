@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.cards import COPIES, IDENTITIES
+from companion.cards import IDENTITIES, full_deck
 from companion.engine import Game
 
 
@@ -31,7 +31,7 @@ class SimTable:
                 "first": first or self.rng.choice(self.players)}
 
     def _deal(self) -> None:
-        self.deck = [c for c in IDENTITIES for _ in range(COPIES[c])]
+        self.deck = full_deck()
         self.rng.shuffle(self.deck)
         self.pile = []
         self.hands = {p: self.deck.pop() for p in self.players}

@@ -13,7 +13,7 @@ import random
 
 from companion.app.controller import BY_POWER
 from companion.app.inputs import Press
-from companion.cards import COPIES, IDENTITIES, POWER
+from companion.cards import COPIES, IDENTITIES, POWER, full_deck
 
 
 class SimTable:
@@ -38,14 +38,14 @@ class SimTable:
 
     # ----- the physical cards, following the engine's notes --------------------------------
     def deal(self, players: list[str]) -> None:
-        self.deck = [i for i in IDENTITIES for _ in range(COPIES[i])]
+        self.deck = full_deck()
         self.rng.shuffle(self.deck)
         self.hands = {p: self.deck.pop() for p in players}
 
     def resume(self, state: dict) -> None:
         """Lay out a table for a game read back from its log: the cards not yet revealed this
         round, one in each hand still in, the rest as the deck."""
-        cards = [i for i in IDENTITIES for _ in range(COPIES[i])]
+        cards = full_deck()
         for ident, n in state["revealed"].items():
             for _ in range(n):
                 if ident in cards:
@@ -80,8 +80,6 @@ class SimTable:
             elif kind == "draw":
                 if self.deck:
                     self.hands[note["player"]] = self.deck.pop()
-            elif kind == "eliminated":
-                pass
         if event and event.get("event") == "investigate" and event.get("card") == "cleaner" \
                 and event.get("guess") == "cleaner" and self.deck:
             self.deck.insert(0, self.deck.pop())  # the Cleaner's look: top card to the bottom
@@ -156,8 +154,7 @@ class SimTable:
 
     def _guess(self, ctl, me: str) -> str:
         """A guess from what this player sees: the unseen cards minus the others' hands."""
-        unseen = {i: COPIES[i] - ctl.state["revealed"].get(i, 0) for i in IDENTITIES}
-        unseen["ghost"] = 1
+        unseen = dict(ctl.game.figures()["unseen"])
         for p, card in self.hands.items():
             if p != me and card is not None and unseen.get(card, 0) > 0:
                 unseen[card] -= 1
