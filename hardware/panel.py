@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from gpiozero import Button, LEDBarGraph
+from gpiozero import DigitalInputDevice, LEDBarGraph
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -46,33 +46,43 @@ class NoGPIOError(RuntimeError):
 
 
 class _ButtonWatch:
-    """Turns one gpiozero Button's callbacks into ButtonEvents, ignoring contact bounce.
+    """Turns one button input's callbacks into ButtonEvents, ignoring contact bounce.
 
-    A long press is reported as soon as the hold time is reached; a short one on release.
-    Edges closer than ``bounce`` seconds to the last accepted edge are bounce and ignored.
+    A long press is reported as soon as the hold time is reached (a timer started by the
+    press: no thread runs while the button is up); a short one on release. Edges closer than
+    ``bounce`` seconds to the last accepted edge are bounce and ignored.
     """
 
-    def __init__(self, name: str, events: queue.Queue, bounce: float,
+    def __init__(self, name: str, events: queue.Queue, bounce: float, hold: float,
                  clock: Callable[[], float]):
         self.name = name
         self._events = events
         self._bounce = bounce
+        self._hold = hold
         self._clock = clock
         self._lock = threading.Lock()
         self._last_edge = None
         self._down = False
         self._held = False
+        self._timer: threading.Timer | None = None
         self.closed = False
+        self.is_down: Callable[[], bool] = lambda: True  # the input's level, once it exists
 
     def pressed(self):
         with self._lock:
             if self._is_bounce():
                 return
             self._down, self._held = True, False
+            self._cancel()
+            self._timer = threading.Timer(self._hold, self.held)
+            self._timer.name = f"hold-{self.name}"
+            self._timer.daemon = True
+            self._timer.start()
 
     def held(self):
         with self._lock:
-            if self._down and not self._held and not self.closed:
+            # a release filtered out as bounce still lets the button go: ask the pin
+            if self._down and not self._held and not self.closed and self.is_down():
                 self._held = True
                 self._events.put(ButtonEvent(self.name, long=True))
 
@@ -83,6 +93,17 @@ class _ButtonWatch:
             if self._down and not self._held:
                 self._events.put(ButtonEvent(self.name, long=False))
             self._down = False
+            self._cancel()
+
+    def close(self):
+        with self._lock:
+            self.closed = True  # a hold timer already firing must not report
+            self._cancel()
+
+    def _cancel(self):
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _is_bounce(self) -> bool:
         if self.closed:
@@ -117,7 +138,7 @@ class Panel:
         self._closed = False
         self._chain: ShiftRegisterFactory | None = None
         self.dials: list[LEDBarGraph] = []
-        self.buttons: dict[str, Button] = {}
+        self.buttons: dict[str, DigitalInputDevice] = {}
         self._watches: dict[str, _ButtonWatch] = {}
         self._timers: set[threading.Timer] = set()
         self._looks: tuple[SeatLook, ...] = (SeatLook("dark"),) * pinmap.seats
@@ -126,6 +147,7 @@ class Panel:
         self._manual: tuple[Levels, ...] | None = None
         self._celebration: _Celebration | None = None
         self._written: list[list[int | None]] = [[None] * CANDLES for _ in range(pinmap.seats)]
+        self.changes = 0  # counts the ticks that changed a candle: cheap to watch for a redraw
         try:
             self._build(pin_factory)
         except BadPinFactory as exc:
@@ -158,12 +180,14 @@ class Panel:
             for dial in pm.dials:
                 self.dials.append(LEDBarGraph(*dial, pin_factory=led_factory))
         for name, gpio in pm.buttons:
-            watch = _ButtonWatch(name, self.events, pm.bounce_time, self._clock)
-            button = Button(gpio, pull_up=True, bounce_time=pm.bounce_time or None,
-                            hold_time=pm.hold_time, pin_factory=pin_factory)
-            button.when_pressed = lambda _dev, w=watch: w.pressed()
-            button.when_held = lambda _dev, w=watch: w.held()
-            button.when_released = lambda _dev, w=watch: w.released()
+            watch = _ButtonWatch(name, self.events, pm.bounce_time, pm.hold_time, self._clock)
+            # A plain input, not gpiozero's Button: Button keeps a hold thread per button
+            # that wakes ten times a second even when nobody touches the table.
+            button = DigitalInputDevice(gpio, pull_up=True, bounce_time=pm.bounce_time or None,
+                                        pin_factory=pin_factory)
+            watch.is_down = lambda b=button: bool(b.is_active)
+            button.when_activated = lambda _dev, w=watch: w.pressed()
+            button.when_deactivated = lambda _dev, w=watch: w.released()
             self.buttons[name] = button
             self._watches[name] = watch
 
@@ -246,6 +270,7 @@ class Panel:
             if self._closed:
                 return
             levels = self.frame(self._clock() if now is None else now)
+            moved = False
             with self._batch():
                 for seat, row in enumerate(levels):
                     written = self._written[seat]
@@ -253,20 +278,31 @@ class Panel:
                         if written[candle] != value:
                             self.dials[seat][candle].value = value
                             written[candle] = value
+                            moved = True
+            if moved:
+                self.changes += 1
 
     def _redraw(self) -> None:
         self.tick()
         if self._thread is not None:
             self._wake.set()
 
-    def _busy(self) -> bool:
+    def wait_time(self, now: float) -> float | None:
+        """Seconds from ``now`` until some candle next changes (None: not until the state
+        does). Celebrations step every frame; the blinking looks wake only on their edges."""
         with self._lock:
-            return self._manual is None and (
-                self._celebration is not None or any(look.animated for look in self._looks))
+            if self._manual is not None:
+                return None
+            if self._celebration is not None:
+                return patterns.FRAME_STEP
+            waits = [patterns.look_wait(look, now - since)
+                     for look, since in zip(self._looks, self._since, strict=True)]
+        waits = [w for w in waits if w is not None]
+        return max(min(waits), 0.001) if waits else None
 
     def _animate(self) -> None:
         while not self._closed:
-            self._wake.wait(patterns.FRAME_STEP if self._busy() else None)
+            self._wake.wait(self.wait_time(self._clock()))
             self._wake.clear()
             if self._closed:
                 break
@@ -335,16 +371,10 @@ class Panel:
         for timer in timers:
             timer.cancel()
         for watch in self._watches.values():
-            watch.closed = True  # a hold thread finishing its wait must not report
+            watch.close()
         if getattr(self, "_thread", None) is not None:
             self._wake.set()
             self._thread.join(timeout=2)
-        for button in self.buttons.values():
-            # wake every hold thread at once so closing does not wait on each in turn
-            hold = getattr(button, "_hold_thread", None)
-            if hold is not None:
-                hold.stopping.set()
-                hold.holding.set()
         for button in self.buttons.values():
             button.close()
         with self._batch():

@@ -118,6 +118,21 @@ def look_levels(look: SeatLook, elapsed: float) -> Levels:
     return DARK
 
 
+def look_wait(look: SeatLook, elapsed: float) -> float | None:
+    """Seconds from ``elapsed`` until ``look``'s candles next change; None if they never do.
+    The animation thread sleeps this long instead of waking on every frame step."""
+    if look.mode == "turn":
+        edges = (TURN_ON, TURN_PERIOD)
+        period = TURN_PERIOD
+    elif look.mode == "reveal":
+        edges = tuple(t for flash in REVEAL_FLASHES for t in flash) + (REVEAL_PERIOD,)
+        period = REVEAL_PERIOD
+    else:
+        return None
+    t = _phase(elapsed, period)
+    return min(edge - t for edge in edges if edge > t)
+
+
 def round_end_levels(elapsed: float) -> Levels:
     """Round end: one light running along the dial."""
     lit = int(_steps(elapsed, ROUND_END_STEP)) % CANDLES

@@ -335,3 +335,35 @@ def test_blinking_dials_redraw_only_their_lights_and_match_a_full_redraw():
     a = pygame.surfarray.array3d(surface).astype(int)
     b = pygame.surfarray.array3d(full).astype(int)
     assert (np.abs(a - b).max(axis=2) > 0).sum() == 0
+
+
+def test_the_hardware_panels_blink_reaches_the_screen_without_reading_every_candle():
+    import queue
+
+    from hardware.panel import virtual_panel
+
+    ctl, _ = SCENES["turn"]()
+    t = [0.0]
+    panel = virtual_panel(events=queue.Queue(), clock=lambda: t[0], animate=False)
+    try:
+        panel.show(ctl.state)
+        surface = pygame.Surface((1280, 720))
+        app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel,
+                                                           card_art=False),
+                  clock=lambda: t[0], update=lambda areas: None)
+        app.step()
+        app.step()
+        assert (app.redraws, app.light_redraws) == (1, 0)  # nothing moved: nothing drawn
+        seen = panel.changes
+        t[0] = 0.7  # the turn's candles go dark
+        panel.tick()
+        assert panel.changes == seen + 1
+        app.step()
+        assert (app.redraws, app.light_redraws) == (1, 1)
+        full = pygame.Surface((1280, 720))
+        TableScreen((1280, 720), panel=panel, card_art=False).draw(full, ctl)
+        a = pygame.surfarray.array3d(surface).astype(int)
+        b = pygame.surfarray.array3d(full).astype(int)
+        assert (np.abs(a - b).max(axis=2) > 0).sum() == 0
+    finally:
+        panel.close()

@@ -263,17 +263,17 @@ class RevealTracker:
         self.logic.assume(zone, label)
 
     def _small(self, image: np.ndarray) -> np.ndarray:
-        """A tiny grey copy: every step-th pixel, then 2x2 averaging (cheap and steady
-        against sensor noise)."""
+        """A tiny grey copy: the green channel (most of a sensor's light, and grey enough to
+        see movement) at every step-th pixel, then 2x2 averaging (steady against sensor
+        noise). Copying one strided channel costs a tenth of converting the colour frame."""
         import cv2
 
         step = max(1, image.shape[1] // (2 * self.check_width))
-        sub = np.ascontiguousarray(image[::step, ::step])
+        plane = image[::step, ::step, 1] if image.ndim == 3 and image.shape[2] >= 3 \
+            else image[::step, ::step]
+        sub = np.ascontiguousarray(plane)
         h, w = sub.shape[:2]
-        small = cv2.resize(sub, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
-        if small.ndim == 3:
-            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return small
+        return cv2.resize(sub, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
 
     def changed(self, small: np.ndarray) -> bool:
         """Whether the tiny grey copy differs from the last examined frame's."""

@@ -292,7 +292,7 @@ def cmd_demo(args) -> int:
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
     screen = TableScreen(size, panel=panel, warnings=warnings)
-    screen.warm()
+    screen.warm(ctl.language)
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera_feed, sim=sim,
               clock=clock, screenshots=args.screenshots, sim_delay=0.0 if fast else 1.2,
               flip=pygame.display.flip, update=pygame.display.update)
@@ -459,7 +459,7 @@ def cmd_run(args) -> int:
 
     screen = TableScreen(display.get_size(), panel=panel if virtual else None,
                          warnings=warnings)
-    screen.warm()
+    screen.warm(ctl.language)
     app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
               clock=time.monotonic, flip=pygame.display.flip, update=pygame.display.update)
 

@@ -278,6 +278,20 @@ _CARD_ARGS = ("card", "guess", "pcard", "tcard")
 _NAME_ARGS = ("player", "target")
 
 
+def characters(lang: str = "en") -> str:
+    """Every character that language's catalogue can show (with card and colour names and
+    the digits): the screen renders them once at start-up so the fonts' glyphs are ready."""
+    chars = set("0123456789%+-x/.,:()")
+    for table in (CATALOGUE["en"], CARDS["en"], CATALOGUE.get(lang, {}), CARDS.get(lang, {}),
+                  COLOURS.get(lang, {})):
+        for text in table.values():
+            chars.update(text)
+    for name in COLOURS["ko"]:
+        chars.update(name)
+    chars.discard("\n")
+    return "".join(sorted(chars))
+
+
 def card_name(lang: str, identity: str) -> str:
     return CARDS.get(lang, CARDS["en"]).get(identity, identity)
 

@@ -142,9 +142,16 @@ class App:
         return self.redraw()
 
     def _lights(self):
-        """The virtual panel's lights, so the screen follows the dials' own animations."""
+        """What the virtual panel's lights look like, or just how often they changed when the
+        panel counts that (cheaper than reading every candle on each pass): the screen follows
+        the dials' own animations."""
         panel = getattr(self.screen, "panel", None)
-        if panel is None or not hasattr(panel, "led_states"):
+        if panel is None:
+            return None
+        changes = getattr(panel, "changes", None)
+        if isinstance(changes, int):
+            return changes
+        if not hasattr(panel, "led_states"):
             return None
         try:
             return tuple(tuple(row) for row in panel.led_states())

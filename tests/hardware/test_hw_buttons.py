@@ -65,7 +65,7 @@ def test_press_is_reported_on_release_only(mock_factory, panel, events, clock):
 def test_long_press_is_reported_once_when_held(mock_factory, panel, events, clock):
     pin = mock_factory.pin(panel.pinmap.button_pin("undo"))
     pin.drive_low()
-    event = events.get(timeout=3)  # from gpiozero's hold thread after 0.25 s
+    event = events.get(timeout=3)  # from the hold timer after 0.25 s
     assert event == ButtonEvent("undo", long=True)
     clock.advance(1)
     pin.drive_high()
@@ -165,3 +165,23 @@ def test_closing_stops_pending_presses(events):
     assert drain(events) == []
     with pytest.raises(RuntimeError, match="closed"):
         p.press("seat1")
+
+
+def test_no_thread_waits_on_buttons_nobody_touches(mock_factory, events, clock, panels):
+    """An idle table must cost nothing: no thread per button polls for long presses. A
+    thread exists only while a button is down."""
+    before = threading.active_count()
+    p = build_panel(fast_pinmap(), events=events, pin_factory=mock_factory, clock=clock,
+                    animate=False)
+    panels.append(p)
+    assert threading.active_count() == before
+    pin = mock_factory.pin(p.pinmap.button_pin("ok"))
+    pin.drive_low()
+    assert threading.active_count() == before + 1
+    clock.advance(0.1)
+    pin.drive_high()
+    assert drain(events) == [ButtonEvent("ok")]
+    for t in threading.enumerate():
+        if t.name.startswith("hold-"):
+            t.join(timeout=1)
+    assert threading.active_count() == before

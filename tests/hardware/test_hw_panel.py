@@ -268,3 +268,43 @@ def test_any_state_reaches_the_chips_as_its_dials(healths, data):
     finally:
         panel.close()
         factory.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(mode=st.sampled_from(["turn", "reveal"]), health=st.integers(1, 5),
+       elapsed=st.floats(0, 30, allow_nan=False))
+def test_blinking_dials_wake_exactly_when_the_candles_change(mode, health, elapsed):
+    look = patterns.SeatLook(mode, health)
+    wait = patterns.look_wait(look, elapsed)
+    assert 0 < wait <= 1.2
+    before = patterns.look_levels(look, elapsed)
+    # nothing changes until the wait is over ...
+    for part in (0.25, 0.5, 0.75, 0.999):
+        assert patterns.look_levels(look, elapsed + wait * part - 1e-7) == before
+    # ... and the candles differ right after it
+    assert patterns.look_levels(look, elapsed + wait + 1e-6) != before
+
+
+def test_steady_dials_never_wake_the_animation(direct, clock):
+    direct.show(state(5, 2, 3))
+    assert direct.wait_time(clock()) is None
+    direct.show(state(5, 2, 3, turn="Ben"))
+    assert direct.wait_time(clock()) == pytest.approx(patterns.TURN_ON)
+    clock.advance(0.7)
+    assert direct.wait_time(clock()) == pytest.approx(0.3)
+    direct.celebrate_round_end()
+    assert direct.wait_time(clock()) == patterns.FRAME_STEP
+
+
+def test_the_turn_blinks_on_its_own_in_the_background(events, panels):
+    panel = virtual_panel(events=events)
+    panels.append(panel)
+    panel.show(state(3, 3, turn="Ann"))
+    seen = []
+    deadline = time.monotonic() + 2.5
+    while time.monotonic() < deadline:
+        now = panel.led_states()[0]
+        if not seen or seen[-1] != now:
+            seen.append(now)
+        time.sleep(0.02)
+    assert seen[:4] == [bars(3)[0], bars(0)[0], bars(3)[0], bars(0)[0]]

@@ -10,7 +10,15 @@ from __future__ import annotations
 import pygame
 
 from companion.app.controller import SEAT_COLOURS
-from companion.app.i18n import card_name, effect_line, event_line, player_name, stone_tokens, tr
+from companion.app.i18n import (
+    card_name,
+    characters,
+    effect_line,
+    event_line,
+    player_name,
+    stone_tokens,
+    tr,
+)
 from companion.app.inputs import Press
 from companion.app.screens.assets import card_art, font_path
 from companion.app.screens.operator import draw_menu
@@ -141,16 +149,20 @@ class TableScreen:
         self._cards[key] = surf
         return surf
 
-    def warm(self) -> None:
-        """Load and scale the card pictures and fonts now (at start-up), so that the first
-        screen of a game draws as fast as the others."""
+    def warm(self, language: str = "en") -> None:
+        """Load and scale the card pictures and fonts now (at start-up), and make the glyphs
+        of ``language`` (English is always ready), so that the first screen of a game draws
+        about as fast as the others."""
         for w, h in ((96, 134), (92, 128)):
             for ident in IDENTITIES:
                 for dim in (False, True):
                     self.card(ident, round(w * self.scale), round(h * self.scale), dim)
+        glyphs = characters(language)
         for size in (16, 18, 20, 22, 24, 26, 28, 30, 34, 40, 44, 56):
             for bold in (False, True):
-                self.font(size, bold)
+                # rendering every character once fills the font's glyph cache: the first
+                # draw of each screen then costs about what later ones do
+                self.font(size, bold).render(glyphs, True, TEXT)
 
     def hit(self, pos) -> Press | None:
         """The Press a touch at pos means, or None."""
