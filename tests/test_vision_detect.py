@@ -82,3 +82,30 @@ def test_changed_ignores_noise_but_sees_a_card(deck):
     clock.advance(0.1)
     assert changed(cur, cam.read().image)
     assert changed(None, cur)
+
+
+def test_mat_markers_are_known_as_markers_whichever_outline_is_found(deck):
+    """A marker's black square and the same square with its white margin are both markers
+    (so neither is taken for a card nor examined again on the next frames); a card is not."""
+    import cv2
+
+    from vision import detect as D
+    from vision.mat import ARUCO_DICT
+
+    cam = S.SyntheticCamera(deck, clock=S.ManualClock(), seed=3)
+    cam.lay("a", "vampire")
+    cam.clock.advance(2.0)
+    image = cam.read().image
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT)))
+    corners, ids, _ = detector.detectMarkers(grey)
+    assert ids is not None and len(ids) == 4
+    for quad in corners:
+        square = quad.reshape(4, 2)
+        centre = square.mean(axis=0)
+        with_margin = (square - centre) * 1.5 + centre
+        assert D._looks_like_marker(grey, square)
+        assert D._looks_like_marker(grey, with_margin)
+    (card,) = find_cards(image)
+    assert not D._looks_like_marker(grey, card)

@@ -47,7 +47,7 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
 
 def _edges(grey: np.ndarray) -> np.ndarray:
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = float(np.median(blurred[::4, ::4]))
+    med = float(np.median(blurred[::8, ::8]))  # the picture's middle grey, from a sample
     lo = max(10.0, min(40.0, 0.4 * med))
     hi = max(30.0, min(110.0, 1.0 * med))
     return cv2.Canny(blurred, lo, hi)
@@ -90,21 +90,26 @@ def _intersect(l1, l2):
     return p1 + t * d1
 
 
+def _side_pairs(q: np.ndarray) -> tuple[float, float]:
+    """The sums of the two pairs of opposite sides (plain floats: four points need no array
+    arithmetic)."""
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = q.tolist()
+    s0 = math.hypot(bx - ax, by - ay)
+    s1 = math.hypot(cx - bx, cy - by)
+    s2 = math.hypot(dx - cx, dy - cy)
+    s3 = math.hypot(ax - dx, ay - dy)
+    return s0 + s2, s1 + s3
+
+
 def _roughly_card_shaped(q: np.ndarray) -> bool:
     """A cheap first look, before refining: proportions not far from a card's."""
-    d = q - q[[1, 2, 3, 0]]
-    sides = np.sqrt((d * d).sum(axis=1))
-    a = sides[0] + sides[2]
-    b = sides[1] + sides[3]
-    ratio = max(a, b) / max(1e-6, min(a, b))
+    ratio = _aspect(q)
     return 0.97 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
 
 
 def _aspect(q: np.ndarray) -> float:
-    d = q - q[[1, 2, 3, 0]]
-    sides = np.sqrt((d * d).sum(axis=1))
-    a, b = sides[0] + sides[2], sides[1] + sides[3]
-    return float(max(a, b) / max(1e-6, min(a, b)))
+    a, b = _side_pairs(q)
+    return max(a, b) / max(1e-6, min(a, b))
 
 
 _MARKER_DETECTOR = None
@@ -112,7 +117,8 @@ _RECENT_MARKERS: list[np.ndarray] = []  # markers seen lately: a fixed camera se
 
 
 def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
-    """Is this squarish quad one of the mat's ArUco markers (with its white margin)?"""
+    """Is this squarish quad one of the mat's ArUco markers (its black square, or that with
+    its white margin)?"""
     if any(quad_iou(q, m) > 0.9 for m in _RECENT_MARKERS):
         return True
     if _looks_like_marker(grey, q):
@@ -122,16 +128,25 @@ def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     return False
 
 
+def _ring(patch: np.ndarray, a: int, b: int) -> float:
+    """Median grey of the square ring between a and b pixels in from a square patch's edge."""
+    n = patch.shape[0]
+    band = np.concatenate([patch[a:b, a:n - a].ravel(), patch[n - b:n - a, a:n - a].ravel(),
+                           patch[b:n - b, a:b].ravel(), patch[b:n - b, n - b:n - a].ravel()])
+    return float(np.median(band))
+
+
 def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     global _MARKER_DETECTOR
-    # Cheap look first: a marker is a black band (its border) inside a light margin.
-    m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[0, 0], [49, 0], [49, 49], [0, 49]]))
-    small = cv2.warpPerspective(grey, m, (50, 50)).astype(np.float32)
-    margin = np.concatenate([small[1:3, 5:45].ravel(), small[47:49, 5:45].ravel(),
-                             small[5:45, 1:3].ravel(), small[5:45, 47:49].ravel()])
-    band = np.concatenate([small[6:10, 12:38].ravel(), small[40:44, 12:38].ravel(),
-                           small[12:38, 6:10].ravel(), small[12:38, 40:44].ravel()])
-    if not np.median(band) < 0.6 * np.median(margin):
+    # Cheap look first, on the quad with a margin around it (10 + 40 + 10 pixels): a marker
+    # is a black band inside a light margin, whether the quad is the margin's outline (light
+    # just inside, dark further in) or the black square's own (dark just inside, light just
+    # outside).
+    m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[10, 10], [50, 10], [50, 50],
+                                                               [10, 50]]))
+    small = cv2.warpPerspective(grey, m, (60, 60), borderMode=cv2.BORDER_REPLICATE)
+    outside, inside, inner = _ring(small, 3, 8), _ring(small, 11, 13), _ring(small, 15, 19)
+    if not (inner < 0.6 * inside or inside < 0.6 * outside):
         return False
     if _MARKER_DETECTOR is None:
         from vision.mat import ARUCO_DICT
@@ -198,41 +213,55 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, 
     are separate. Returns the new quad and, for each side, the share of it along an edge.
     """
     h, w = near.shape
-    c = q.mean(axis=0)
     offsets = _offsets(int(reach))
-    p = q
-    r = q[[1, 2, 3, 0]]
-    d = r - p  # 4 x 2
-    nrm = d[:, ::-1] * _ROT / (np.sqrt((d * d).sum(axis=1))[:, None] + 1e-9)
-    flip = (nrm * ((p + r) / 2 - c)).sum(axis=1) < 0
-    nrm[flip] *= -1
+    p = np.asarray(q, np.float32)
+    r = np.roll(p, -1, axis=0)
+    d = r - p  # 4 x 2: each side's direction
+    length = np.sqrt((d * d).sum(axis=1)) + 1e-9
+    # Outward normals: (dy, -dx) points outwards for a quad going clockwise on screen (y
+    # down), whose signed area is positive; the other way round, flip them all.
+    twice_area = float((p[:, 0] * r[:, 1] - r[:, 0] * p[:, 1]).sum())
+    nrm = d[:, ::-1] * (_ROT if twice_area > 0 else -_ROT) / length[:, None]
     # Points along each side (24), shifted along its outward normal by each offset (O):
     # 4 x O x 24 x 2, rounded to pixels inside the picture.
     pts = (p[:, None, None, :] + 0.5) + _T[None, None, :, None] * d[:, None, None, :]
     pts = pts + offsets[None, :, None, None] * nrm[:, None, None, :]
     np.clip(pts, 0, (w - 1, h - 1), out=pts)
     ij = pts.astype(np.int32)
-    sup = np.count_nonzero(near[ij[..., 1], ij[..., 0]], axis=2) / np.float32(len(_T))  # 4 x O
-    best = sup.max(axis=1)
+    hits = near.ravel()[ij[..., 1] * w + ij[..., 0]]
+    sup = np.count_nonzero(hits, axis=2) * np.float32(1 / len(_T))  # 4 x O
     zero = int(np.argmax(offsets == 0))
-    lines = []
     support = np.empty(4, np.float32)
+    lines = []
+    nrm_l, p_l, r_l = nrm.tolist(), p.tolist(), r.tolist()
     for i in range(4):
-        if best[i] >= 0.6:
-            # The outermost line nearly as well supported as the best one: the outline.
-            k = int(np.nonzero(sup[i] >= 0.9 * best[i])[0][-1])
-        else:
-            k = zero
-        off = offsets[k]
-        support[i] = sup[i, k]
-        lines.append((p[i] + off * nrm[i], r[i] + off * nrm[i]))
+        row = sup[i]
+        top = float(row.max())
+        # The outermost line nearly as well supported as the best one: the outline.
+        k = int(np.flatnonzero(row >= 0.9 * top)[-1]) if top >= 0.6 else zero
+        support[i] = row[k]
+        off = float(offsets[k])
+        nx, ny = nrm_l[i]
+        (ax, ay), (bx, by) = p_l[i], r_l[i]
+        lines.append((ax + off * nx, ay + off * ny, bx - ax, by - ay))
     out = []
     for i in range(4):
-        x = _intersect(lines[i - 1], lines[i])
+        x = _cross_lines(lines[i - 1], lines[i])
         if x is None:
             return q, np.zeros(4, np.float32)
         out.append(x)
     return np.float32(out), support
+
+
+def _cross_lines(l1, l2):
+    """Where two lines meet, each given as (x, y, dx, dy); None when they are parallel."""
+    x1, y1, dx1, dy1 = l1
+    x2, y2, dx2, dy2 = l2
+    den = dx1 * dy2 - dy1 * dx2
+    if abs(den) < 1e-6:
+        return None
+    t = ((x2 - x1) * dy2 - (y2 - y1) * dx2) / den
+    return (x1 + t * dx1, y1 + t * dy1)
 
 
 def _poly_area(q):
