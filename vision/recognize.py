@@ -27,7 +27,9 @@ differ there (a frame design they all share counts for little). That first look 
 card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clearly better
 than any other card (``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as
 it always does for a cropped picture (``classify``, ``--whole``) and for references that are
-not card-shaped.
+not card-shaped. A card on a scene that the features name must then also agree in colour
+with that card (``COLOUR_MIN_CORR``): two cards drawn alike in different colours, or a card
+that was never enrolled, stay unknown instead of being taken for each other.
 """
 
 from __future__ import annotations
@@ -69,6 +71,10 @@ THUMB_W, THUMB_H = 24, 33
 THUMB_BLURS = (0.0, 0.7, 1.4)  # each reference's thumbnail also this blurred (sigma, pixels)
 FAST_MIN_CORR = 0.7  # the best reference's correlation, at least
 FAST_MIN_MARGIN = 0.25  # ...and ahead of the best other card's by at least this much
+# A card the feature matcher names must also look like that card in colour: its thumbnail's
+# correlation with the card's (weighed as above, 0 for an average card) at least this much.
+# Cards with a like drawing in other colours (or a card that was never enrolled) fail here.
+COLOUR_MIN_CORR = 0.1
 # References whose long side over short side lies outside this range are not card-shaped:
 # with any of them enrolled, the first look is skipped and features decide every time.
 CARD_SHAPED = (1.2, 1.6)
@@ -468,7 +474,14 @@ class Recognizer:
         long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
         crop = warp_quad(image, c, (round(side * CROP_W / CROP_H), side))
-        return self._decide(self._votes(crop, side))
+        match = self._decide(self._votes(crop, side))
+        if match.best is None or self._thumbs is None:
+            return match
+        # The colours must agree with the features: the weakest evidence counts, 0.5 at the
+        # bare minimum as for the others.
+        corr = self._thumb_corr(self._quad_thumb(image, c))[self.labels.index(match.best)]
+        score = round(min(match.score, max(0.0, 0.5 * corr / COLOUR_MIN_CORR)), 4)
+        return Match(match.best if score >= self.threshold else None, score, match.best)
 
     def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """The first look alone: the card inside ``corners`` by its thumbnail. Label None
@@ -476,19 +489,28 @@ class Recognizer:
         if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
             return Match(None, 0.0)
         c = np.asarray(corners, np.float32).reshape(4, 2)
-        short = min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
-        # Warp at about the card's own size (at most four times the thumbnail), then shrink.
-        k = int(np.clip(round(short / THUMB_W), 1, 4))
-        crop = warp_quad(image, c, (k * THUMB_W, k * THUMB_H))
-        return self._glance(crop)
+        return self._glance(self._quad_thumb(image, c))
 
-    def _glance(self, card_bgr: np.ndarray) -> Match:
+    @staticmethod
+    def _quad_thumb(image: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """The card inside ``c`` warped at about its own size (at most four times the
+        thumbnail), ready to shrink to a thumbnail."""
+        short = min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
+        k = int(np.clip(round(short / THUMB_W), 1, 4))
+        return warp_quad(image, c, (k * THUMB_W, k * THUMB_H))
+
+    def _thumb_corr(self, card_bgr: np.ndarray) -> np.ndarray:
+        """Per label, the best correlation of the card's thumbnail with its references'."""
         v = _thumb_vector(card_bgr)
         # Both ways up: turning the thumbnail half a turn reverses its pixels in each channel.
         flipped = v.reshape(3, -1)[:, ::-1].ravel()
         sims = (self._weigh(np.vstack([v, flipped])) @ self._thumbs.T).max(axis=0)
         per = np.full(len(self.labels), -1.0, np.float32)
         np.maximum.at(per, self._thumb_owner, sims)
+        return per
+
+    def _glance(self, card_bgr: np.ndarray) -> Match:
+        per = self._thumb_corr(card_bgr)
         order = np.argsort(-per)
         best = float(per[order[0]])
         runner = float(per[order[1]]) if len(order) > 1 else -1.0
