@@ -187,23 +187,26 @@ class Game:
 
     def _check_undo(self) -> None:
         if self._state.phase == _NO_GAME:
-            raise RuleError("there is nothing to undo: no game has started")
+            raise RuleError("there is nothing to undo: no game has started", code="no_game")
         if self._state.phase == _OVER:
-            raise RuleError("the game is over: start a new game")
+            raise RuleError("the game is over: start a new game", code="game_over")
         if len(self._stack) <= 1:
-            raise RuleError("there is nothing to undo: the game has just started")
+            raise RuleError("there is nothing to undo: the game has just started",
+                            code="nothing_to_undo")
 
     # -- the rules -------------------------------------------------------------------------
     def _apply(self, ev: Event) -> tuple[_State, list[dict[str, Any]]]:
         s = self._state
         if s.phase == _OVER:
-            raise RuleError("the game is over: start a new game")
+            raise RuleError("the game is over: start a new game", code="game_over")
         if s.phase == _NO_GAME:
             if not isinstance(ev, GameStart):
-                raise RuleError("no game has started: the first line must be a game")
+                raise RuleError("no game has started: the first line must be a game",
+                                code="no_game")
             return _start(ev)
         if isinstance(ev, GameStart):
-            raise RuleError("a game is already under way: only its first line can start it")
+            raise RuleError("a game is already under way: only its first line can start it",
+                            code="game_started")
         s = s.copy()
         notes: list[dict[str, Any]] = []
         if isinstance(ev, Investigate):
@@ -255,24 +258,28 @@ def _seat(s: _State, name: str, role: str) -> int:
         return s.names.index(name)
     except ValueError:
         raise RuleError(
-            f"there is no {role} called {name!r} at this table (players: {', '.join(s.names)})"
-        ) from None
+            f"there is no {role} called {name!r} at this table (players: {', '.join(s.names)})",
+            code="no_such_player", player=name) from None
 
 
 def _must_act(s: _State, who: int, action: str) -> None:
     name = s.names[who]
     if s.phase == _REVEAL:
         owed = " and ".join(s.names[i] for i in s.owed)
-        raise RuleError(f"{owed} must first show the card they held (reveal), not {name}")
+        raise RuleError(f"{owed} must first show the card they held (reveal), not {name}",
+                        code="reveal_first", players=[s.names[i] for i in s.owed])
     if s.phase == _INVESTIGATE:
         actor = s.names[s.actor]
         if action == "duel":
-            raise RuleError(f"{actor} refused the duel and must investigate now: no new duel")
+            raise RuleError(f"{actor} refused the duel and must investigate now: no new duel",
+                            code="must_investigate", player=actor)
         if who != s.actor:
-            raise RuleError(f"{actor} refused the duel and must investigate now, not {name}")
+            raise RuleError(f"{actor} refused the duel and must investigate now, not {name}",
+                            code="must_investigate", player=actor)
         return
     if who != s.actor:
-        raise RuleError(f"it is {s.names[s.actor]}'s turn, not {name}'s")
+        raise RuleError(f"it is {s.names[s.actor]}'s turn, not {name}'s", code="not_your_turn",
+                        player=s.names[s.actor])
 
 
 def _check_counts(s: _State, cards: list[str]) -> None:
@@ -285,15 +292,16 @@ def _check_counts(s: _State, cards: list[str]) -> None:
         name = display_name(card, plural=COPIES[card] > 1)
         if card == "ghost":
             raise RuleError("there is only one Ghost: both cards cannot be the Ghost: "
-                            "check the cards")
+                            "check the cards", code="one_ghost")
         if already == COPIES[card]:
             every = "both" if COPIES[card] == 2 else f"all {COPIES[card]}"
-            raise RuleError(f"{every} {name} are already revealed this round: check the card")
+            raise RuleError(f"{every} {name} are already revealed this round: check the card",
+                            code="too_many", card=card, copies=COPIES[card], seen=already)
         left = COPIES[card] - already
         raise RuleError(
             f"{already} of the {COPIES[card]} {name} are already revealed this round, so "
-            f"{shown} more cannot be: check the cards (only {left} left unseen)"
-        )
+            f"{shown} more cannot be: check the cards (only {left} left unseen)",
+            code="too_many", card=card, copies=COPIES[card], seen=already)
 
 
 def _show(s: _State, seat: int, card: str, notes: list) -> None:
@@ -443,9 +451,11 @@ def _duel(s: _State, ev: Duel, notes: list) -> None:
     _must_act(s, me, "duel")
     them = _seat(s, ev.target, "player to challenge")
     if them == me:
-        raise RuleError(f"{ev.player} cannot challenge themselves: choose another player")
+        raise RuleError(f"{ev.player} cannot challenge themselves: choose another player",
+                        code="challenge_self", player=ev.player)
     if not s.alive[them]:
-        raise RuleError(f"{ev.target} is out and cannot be challenged")
+        raise RuleError(f"{ev.target} is out and cannot be challenged", code="target_out",
+                        target=ev.target)
     if not ev.accepted:
         s.phase, s.actor = _INVESTIGATE, them
         notes.append({"kind": "refused", "player": ev.target})
@@ -487,8 +497,10 @@ def _reveal(s: _State, ev: Reveal, notes: list) -> None:
     if s.phase != _REVEAL or who not in s.owed:
         if s.phase == _REVEAL:
             owed = " and ".join(s.names[i] for i in s.owed)
-            raise RuleError(f"{ev.player} owes no reveal: waiting for {owed} to show their card")
-        raise RuleError(f"{ev.player} owes no reveal: nobody has to show a card now")
+            raise RuleError(f"{ev.player} owes no reveal: waiting for {owed} to show their card",
+                            code="reveal_first", players=[s.names[i] for i in s.owed])
+        raise RuleError(f"{ev.player} owes no reveal: nobody has to show a card now",
+                        code="no_reveal_owed", player=ev.player)
     _check_counts(s, [ev.card])
     _show(s, who, ev.card, notes)
     s.owed = tuple(i for i in s.owed if i != who)

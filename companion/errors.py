@@ -2,7 +2,15 @@
 
 
 class TableError(ValueError):
-    """An event the companion cannot accept. The message is a sentence for the players."""
+    """An event the companion cannot accept. The message is a sentence for the players.
+
+    ``code`` (when given) names the refusal and ``params`` hold its particulars (names,
+    cards, counts), so that a screen can say the same in the players' own language."""
+
+    def __init__(self, message: str, *, code: str | None = None, **params) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 class LogFormatError(TableError):

@@ -130,6 +130,22 @@ def test_duel_accepted_with_the_targets_button_reads_both_slots():
     assert ctl.state["players"][2]["health"] == 2
 
 
+def test_two_ghosts_in_a_duel_are_refused_in_the_players_language():
+    from companion.app.i18n import tr
+
+    ctl, log = start()
+    ctl.language = "ko"
+    ctl.handle(seat(3))  # Red challenges Yellow
+    ctl.handle(seat(3))  # Yellow accepts
+    before = (ctl.state, len(log.lines))
+    ctl.handle(Press("card", "ghost"))
+    ctl.handle(Press("card", "ghost"))  # there is only one Ghost: a misread
+    assert ctl.message == ("rule.one_ghost", {})
+    assert "유령" in tr(ctl.language, *ctl.message[:1], **ctl.message[1])
+    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    assert (ctl.state, len(log.lines)) == before
+
+
 def test_duel_refused_with_back_makes_the_target_investigate():
     ctl, log = start()
     ctl.handle(seat(2))
@@ -138,7 +154,7 @@ def test_duel_refused_with_back_makes_the_target_investigate():
                              "accepted": False}
     assert ctl.phase == "guess" and ctl.pending.player == "Orange"
     ctl.handle(BACK)  # cannot back out of a forced investigation
-    assert ctl.message[0] == "msg.must_investigate" and ctl.phase == "guess"
+    assert ctl.message[0] == "rule.must_investigate" and ctl.phase == "guess"
     ctl.handle(seat(1))  # Cleaner
     ctl.handle(Press("card", "cleaner"))
     ctl.handle(OK)
@@ -171,7 +187,7 @@ def test_a_reading_that_breaks_card_counting_is_refused_and_asked_again():
     ctl.handle(seat(1))
     ctl.handle(seat(5))  # announces Vampire
     ctl.handle(Press("card", "vampire"))  # a third Vampire: a misread
-    assert ctl.message == ("msg.too_many", {"card": "vampire", "copies": 2, "seen": 2})
+    assert ctl.message == ("rule.too_many", {"card": "vampire", "copies": 2, "seen": 2})
     assert ctl.phase == "cards" and ctl.pending.cards == {}
     assert (ctl.state, len(log.lines)) == before
     ctl.handle(Press("card", "cook"))

@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from companion.app.i18n import refusal
 from companion.app.inputs import SEATS, Press, Seen, Taken, Tick, Unsure
 from companion.app.operator import (
     BRIGHTNESS_CHOICES,
@@ -33,7 +34,7 @@ from companion.app.operator import (
     OperatorMenu,
     next_choice,
 )
-from companion.cards import COPIES, POWER, parse_identity
+from companion.cards import POWER, parse_identity
 
 BY_POWER = {p: i for i, p in POWER.items()}
 
@@ -208,6 +209,11 @@ class Controller:
 
     def _say(self, key: str, **args) -> None:
         self.message = (key, args)
+
+    def _refused(self, err: Exception) -> None:
+        """The engine said no: say why in the players' language."""
+        key, args = refusal(err)
+        self._say(key, **args)
 
     def _tick(self, now: float) -> None:
         self.now = now
@@ -409,7 +415,7 @@ class Controller:
         try:
             game.check(event)
         except ValueError as err:
-            self._say("msg.refused", text=str(err))
+            self._refused(err)
             return
         try:
             if self._open_log is not None:
@@ -443,7 +449,7 @@ class Controller:
             return
         alive = {q["name"]: q["alive"] for q in self.state["players"]}
         if not alive[name]:
-            self._say("msg.target_out", target=name)
+            self._say("rule.target_out", target=name)
             return
         self.pending = Pending("duel", player, target=name)
         self.phase = "answer"
@@ -474,7 +480,7 @@ class Controller:
                 self.pending = None
                 self.phase = "turn"
             else:
-                self._say("msg.must_investigate", player=pend.player)
+                self._say("rule.must_investigate", player=pend.player)
             return
         if guess is None:
             self._say("msg.guess_help", player=pend.player)
@@ -558,24 +564,11 @@ class Controller:
         pend = self.pending
         if self._missing_zone() is not None:
             return
-        # Card counting first, in the players' language.
-        revealed = dict(self.state["revealed"])
-        for zone in pend.zones:
-            ident = pend.cards[zone]
-            if ident == "ghost":
-                continue
-            revealed[ident] = revealed.get(ident, 0) + 1
-            if revealed[ident] > COPIES[ident]:
-                self._say("msg.too_many", card=ident, copies=COPIES[ident],
-                          seen=self.state["revealed"].get(ident, 0))
-                pend.cards.clear()
-                self._consume_mat()
-                return
         event = self._event()
         try:
             notes = self.game.check(event)
-        except ValueError as err:
-            self._say("msg.refused", text=str(err))
+        except ValueError as err:  # card counting (ruling 11) among others: ask again
+            self._refused(err)
             pend.cards.clear()
             self._consume_mat()
             return
@@ -632,7 +625,7 @@ class Controller:
         try:
             self.game.check(event)
         except ValueError as err:
-            self._say("msg.refused", text=str(err))
+            self._refused(err)
             return
         if self.log is not None:
             try:

@@ -63,14 +63,25 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "msg.turn_help": "{player}: press your own button to investigate, or another player's "
                          "to duel.",
         "msg.no_such_seat": "Nobody sits at seat {seat}.",
-        "msg.target_out": "{target} is out this round and cannot be challenged.",
+        "rule.target_out": "{target} is out this round and cannot be challenged.",
         "msg.answer_help": "Waiting for {target}: their button accepts, Back refuses.",
-        "msg.must_investigate": "{player} refused the duel and must investigate.",
+        "rule.must_investigate": "{player} refused the duel and must investigate.",
         "msg.guess_help": "{player}: announce an identity with buttons 1-6.",
         "msg.camera_unsure": "The camera cannot read this card: pick it on the screen.",
         "msg.cards_help": "Lay the card in its slot, or press OK to pick it by hand.",
-        "msg.too_many": "That cannot be a {card}: only {copies} exist and {seen} are already "
-                        "revealed this round. Check the card and show it again.",
+        "rule.too_many": "That cannot be a {card}: only {copies} exist and {seen} are already "
+                         "revealed this round. Check the card and show it again.",
+        "rule.one_ghost": "There is only one Ghost: both cards cannot be the Ghost. Check the "
+                          "cards and show them again.",
+        "rule.no_game": "No game has started yet.",
+        "rule.game_over": "The game is over: press OK for a new game.",
+        "rule.nothing_to_undo": "Nothing to take back: the game has just started.",
+        "rule.game_started": "A game is already under way.",
+        "rule.no_such_player": "Nobody called {player} plays at this table.",
+        "rule.reveal_first": "{players} must first show the card they held.",
+        "rule.not_your_turn": "It is {player}'s turn.",
+        "rule.challenge_self": "{player} cannot challenge themselves: choose another player.",
+        "rule.no_reveal_owed": "{player} has no card to show now.",
         "msg.confirm_help": "OK confirms, Back reads the card again.",
         "msg.ok_to_go_on": "Press OK to go on.",
         "msg.ok_new_game": "Press OK for a new game.",
@@ -186,14 +197,26 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "msg.refused": "허용되지 않음: {text}",
         "msg.turn_help": "{player}: 자기 버튼은 추리, 다른 사람의 버튼은 결투입니다.",
         "msg.no_such_seat": "{seat}번 자리에는 아무도 없습니다.",
-        "msg.target_out": "{target}님은 이번 라운드에서 탈락해 결투할 수 없습니다.",
+        "rule.target_out": "{target}님은 이번 라운드에서 탈락해 결투할 수 없습니다.",
         "msg.answer_help": "{target}님을 기다립니다: 자기 버튼은 수락, Back은 거절.",
-        "msg.must_investigate": "{player}님은 결투를 거절했으므로 추리해야 합니다.",
+        "rule.must_investigate": "{player}님은 결투를 거절했으므로 추리해야 합니다.",
         "msg.guess_help": "{player}: 버튼 1-6으로 정체를 선언하세요.",
         "msg.camera_unsure": "카메라가 이 카드를 읽지 못했습니다: 화면에서 고르세요.",
         "msg.cards_help": "카드를 칸에 놓거나 OK를 눌러 직접 고르세요.",
-        "msg.too_many": "{card}일 수 없습니다: {copies}장뿐인데 이번 라운드에 이미 {seen}장 "
-                        "공개되었습니다. 카드를 확인하고 다시 보여 주세요.",
+        "rule.too_many": "{card}일 수 없습니다: {copies}장뿐인데 이번 라운드에 이미 {seen}장 "
+                         "공개되었습니다. 카드를 확인하고 다시 보여 주세요.",
+        "rule.one_ghost": "유령은 한 장뿐입니다: 두 카드가 모두 유령일 수는 없습니다. 카드를 "
+                          "확인하고 다시 보여 주세요.",
+        "rule.no_game": "아직 게임이 시작되지 않았습니다.",
+        "rule.game_over": "게임이 끝났습니다: OK를 눌러 새 게임을 시작하세요.",
+        "rule.nothing_to_undo": "되돌릴 것이 없습니다: 게임이 막 시작되었습니다.",
+        "rule.game_started": "이미 게임이 진행 중입니다.",
+        "rule.no_such_player": "이 테이블에 {player}(이)라는 플레이어는 없습니다.",
+        "rule.reveal_first": "{players}님이 먼저 가지고 있던 카드를 공개해야 합니다.",
+        "rule.not_your_turn": "지금은 {player}님의 차례입니다.",
+        "rule.challenge_self": "{player}님은 자신에게 결투를 신청할 수 없습니다: 다른 플레이어를 "
+                               "고르세요.",
+        "rule.no_reveal_owed": "{player}님은 지금 공개할 카드가 없습니다.",
         "msg.confirm_help": "OK는 확인, Back은 카드를 다시 읽습니다.",
         "msg.ok_to_go_on": "OK를 눌러 계속하세요.",
         "msg.ok_new_game": "OK를 눌러 새 게임을 시작하세요.",
@@ -299,6 +322,15 @@ def card_name(lang: str, identity: str) -> str:
 def player_name(lang: str, name: str) -> str:
     """A player's name as shown: colour names are translated, other names kept."""
     return COLOURS.get(lang, {}).get(name, name)
+
+
+def refusal(err: Exception) -> tuple[str, dict]:
+    """The message key and arguments for an engine's refusal: its own words in every
+    language when the catalogue knows its code, else its English sentence."""
+    code = getattr(err, "code", None)
+    if code and f"rule.{code}" in CATALOGUE["en"]:
+        return f"rule.{code}", dict(getattr(err, "params", {}))
+    return "msg.refused", {"text": str(err)}
 
 
 def tr(lang: str, key: str, **args) -> str:
