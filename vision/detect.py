@@ -112,7 +112,6 @@ def _aspect(q: np.ndarray) -> float:
     return max(a, b) / max(1e-6, min(a, b))
 
 
-_MARKER_DETECTOR = None
 _RECENT_MARKERS: list[np.ndarray] = []  # markers seen lately: a fixed camera sees them again
 
 
@@ -137,7 +136,6 @@ def _ring(patch: np.ndarray, a: int, b: int) -> float:
 
 
 def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
-    global _MARKER_DETECTOR
     # Cheap look first, on the quad with a margin around it (10 + 40 + 10 pixels): a marker
     # is a black band inside a light margin, whether the quad is the margin's outline (light
     # just inside, dark further in) or the black square's own (dark just inside, light just
@@ -148,18 +146,14 @@ def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     outside, inside, inner = _ring(small, 3, 8), _ring(small, 11, 13), _ring(small, 15, 19)
     if not (inner < 0.6 * inside or inside < 0.6 * outside):
         return False
-    if _MARKER_DETECTOR is None:
-        from vision.mat import ARUCO_DICT
+    from vision.mat import detect_markers
 
-        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
-        _MARKER_DETECTOR = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters())
     side, pad = 128, 48
     dst = np.float32([[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]])
     m = cv2.getPerspectiveTransform(np.float32(q), dst)
     patch = cv2.warpPerspective(grey, m, (side + 2 * pad, side + 2 * pad),
                                 borderMode=cv2.BORDER_REPLICATE)
-    _, ids, _ = _MARKER_DETECTOR.detectMarkers(patch)
-    return ids is not None and len(ids) > 0
+    return bool(detect_markers(patch))
 
 
 def _card_shaped(q: np.ndarray, img_area: float) -> bool:
