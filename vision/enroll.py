@@ -41,19 +41,13 @@ def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
 
 
 def warp_card(image: np.ndarray, corners, size: tuple[int, int] = CARD_PX) -> np.ndarray:
-    """The card inside ``corners`` (4x2, in order around it), straightened, portrait."""
+    """The card inside ``corners`` (4x2, in order around it), straightened, portrait, at the
+    size references are kept."""
     import cv2
 
-    quad = np.asarray(corners, np.float32).reshape(4, 2)
-    a, b = quad[1] - quad[0], quad[2] - quad[1]
-    if a[0] * b[1] - a[1] * b[0] < 0:  # counter-clockwise on screen: it would be mirrored
-        quad = quad[::-1].copy()
-    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
-        quad = np.roll(quad, -1, axis=0)  # start on a short side: portrait
-    w, h = size
-    target = np.float32([(0, 0), (w - 1, 0), (w - 1, h - 1), (0, h - 1)])
-    hom = cv2.getPerspectiveTransform(quad, target)
-    return cv2.warpPerspective(image, hom, (w, h), flags=cv2.INTER_AREA)
+    from vision.recognize import warp_quad
+
+    return warp_quad(image, corners, size, interpolation=cv2.INTER_AREA)
 
 
 def pick_card(cards: list, view: MatView | None, slot: str = "a") -> np.ndarray | None:
@@ -168,26 +162,7 @@ def alike_pairs(recognizer: Any) -> list[tuple[str, str, float]]:
     return [(str(a), str(b), float(s)) for a, b, s in recognizer.confusable_pairs()]
 
 
-REF_SUFFIXES = (".png", ".jpg", ".jpeg")
 LEAVE_ONE_OUT_MAX = 30  # beyond this many cards the check below would take too long
-
-
-def load_references(folder: str | Path) -> dict[str, list[np.ndarray]]:
-    """The reference pictures of ``DIR/<label>/*`` and ``DIR/<label>.*`` by label."""
-    import cv2
-
-    refs: dict[str, list[np.ndarray]] = {}
-    for entry in sorted(Path(folder).iterdir()):
-        if entry.name.startswith(("_", ".")):
-            continue
-        files = (sorted(p for p in entry.iterdir() if p.suffix.lower() in REF_SUFFIXES)
-                 if entry.is_dir() else [entry] if entry.suffix.lower() in REF_SUFFIXES else [])
-        label = entry.name if entry.is_dir() else entry.stem
-        for path in files:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is not None:
-                refs.setdefault(label, []).append(image)
-    return refs
 
 
 def mistaken_pairs(refs: dict[str, list[np.ndarray]],
@@ -216,9 +191,11 @@ def too_alike(folder: str | Path, recognizer: Any) -> list[tuple[str, str, float
     """Every pair of enrolled cards too alike to tell apart: the recogniser's own check (on
     the recogniser already built from ``folder``) and the leave-one-card-out check, worst
     first, each pair once."""
+    from vision.recognize import read_references
+
     found: dict[tuple[str, str], float] = {}
     pairs = alike_pairs(recognizer)
-    pairs += mistaken_pairs(load_references(folder), type(recognizer))
+    pairs += mistaken_pairs(read_references(folder), type(recognizer))
     for a, b, score in pairs:
         key = tuple(sorted((a, b)))
         found[key] = max(found.get(key, 0.0), score)

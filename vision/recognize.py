@@ -124,20 +124,24 @@ def _normalise(image: np.ndarray, side: int | None = None) -> np.ndarray:
     return g
 
 
-def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)
-              ) -> np.ndarray:
+def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H),
+              *, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
     """The card inside ``corners`` (4 x 2, in order around it) warped flat, portrait.
 
     The first side (corner 0 to 1) becomes the top edge when it is the shorter one; otherwise
-    the crop is turned so that the card still comes out portrait.
+    the crop is turned so that the card still comes out portrait. Corners going round the
+    other way (counter-clockwise on screen) are taken in reverse, so the card is not mirrored.
     """
     c = np.asarray(corners, np.float32).reshape(4, 2)
+    a, b = c[1] - c[0], c[2] - c[1]
+    if a[0] * b[1] - a[1] * b[0] < 0:
+        c = c[::-1].copy()
     if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):
         c = np.roll(c, -1, axis=0)
     w, h = size
     dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
     m = cv2.getPerspectiveTransform(c, dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR,
+    return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -225,9 +229,40 @@ def _thumb_normalise(t: np.ndarray) -> np.ndarray:
     return v / (np.linalg.norm(v) + 1e-9)
 
 
-def _portrait(image: np.ndarray) -> np.ndarray:
+def portrait(image: np.ndarray) -> np.ndarray:
+    """The picture turned a quarter turn if it is wider than tall."""
     h, w = image.shape[:2]
     return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h else image
+
+
+def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
+    """The reference pictures of a folder by label: ``DIR/<label>/*.png|jpg`` (several
+    pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``
+    are skipped. EnrolmentError when the folder is missing, holds no picture, or a picture
+    cannot be read (the message names it)."""
+    root = Path(path)
+    if not root.is_dir():
+        raise EnrolmentError(f"reference folder {str(root)!r} does not exist")
+    refs: dict[str, list[np.ndarray]] = {}
+    for entry in sorted(root.iterdir()):
+        if entry.name.startswith(("_", ".")):
+            continue
+        if entry.is_dir():
+            files = sorted(p for p in entry.iterdir()
+                           if p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith("."))
+            label = entry.name
+        elif entry.suffix.lower() in IMAGE_SUFFIXES:
+            files, label = [entry], entry.stem
+        else:
+            continue
+        for f in files:
+            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            if img is None:
+                raise EnrolmentError(f"cannot read reference picture {str(f)!r}")
+            refs.setdefault(label, []).append(img)
+    if not refs:
+        raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
+    return refs
 
 
 class Recognizer:
@@ -300,7 +335,7 @@ class Recognizer:
                 h, w = pic.shape[:2]
                 if not CARD_SHAPED[0] <= max(h, w) / max(1, min(h, w)) <= CARD_SHAPED[1]:
                     return
-                small = cv2.resize(_portrait(pic), (THUMB_W, THUMB_H),
+                small = cv2.resize(portrait(pic), (THUMB_W, THUMB_H),
                                    interpolation=cv2.INTER_AREA)
                 for sigma in THUMB_BLURS:
                     t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
@@ -328,29 +363,7 @@ class Recognizer:
     @classmethod
     def from_dir(cls, path: str | Path, **options) -> Recognizer:
         """References from ``DIR/<label>/*.png|jpg`` and/or ``DIR/<label>.png|jpg``."""
-        root = Path(path)
-        if not root.is_dir():
-            raise EnrolmentError(f"reference folder {str(root)!r} does not exist")
-        refs: dict[str, list[np.ndarray]] = {}
-        for entry in sorted(root.iterdir()):
-            if entry.name.startswith(("_", ".")):
-                continue
-            if entry.is_dir():
-                files = sorted(p for p in entry.iterdir()
-                               if p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith("."))
-                label = entry.name
-            elif entry.suffix.lower() in IMAGE_SUFFIXES:
-                files, label = [entry], entry.stem
-            else:
-                continue
-            for f in files:
-                img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-                if img is None:
-                    raise EnrolmentError(f"cannot read reference picture {str(f)!r}")
-                refs.setdefault(label, []).append(img)
-        if not refs:
-            raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
-        return cls(refs, **options)
+        return cls(read_references(path), **options)
 
     def _features(self, image: np.ndarray, side: int | None = None):
         """Features of a picture rescaled to a longer side of ``side`` (default WORK_SIDE);

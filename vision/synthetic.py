@@ -23,22 +23,16 @@ import numpy as np
 
 from vision import mat as M
 from vision.frames import Frame
+from vision.recognize import portrait, read_references
 
 CARD_ASPECT = M.CARD_H_MM / M.CARD_W_MM  # long side / short side
 DECK_DIR = Path(__file__).resolve().parents[1] / "assets" / "cards"
 
 
 def load_deck(path: str | Path = DECK_DIR) -> dict[str, np.ndarray]:
-    """Card pictures from ``DIR/<label>.png|jpg`` (names starting with _ or . skipped)."""
-    out = {}
-    for f in sorted(Path(path).iterdir()):
-        if f.name.startswith(("_", ".")) or f.suffix.lower() not in (".png", ".jpg", ".jpeg"):
-            continue
-        img = cv2.imread(str(f), cv2.IMREAD_COLOR)
-        if img is None:
-            raise ValueError(f"cannot read card picture {str(f)!r}")
-        out[f.stem] = img
-    return out
+    """One card picture per label from a reference folder (see
+    ``vision.recognize.read_references``): the first picture of each."""
+    return {label: pictures[0] for label, pictures in read_references(path).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +107,6 @@ def card_mask(w: int, h: int) -> np.ndarray:
     for cx, cy in ((r, r), (w - 1 - r, r), (w - 1 - r, h - 1 - r), (r, h - 1 - r)):
         cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
     return m
-
-
-def _portrait(img: np.ndarray) -> np.ndarray:
-    return cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE) if img.shape[1] > img.shape[0] else img
 
 
 def paste_card(canvas: np.ndarray, owner: np.ndarray, index: int, card: np.ndarray,
@@ -331,7 +321,7 @@ def random_scene(cards: Mapping[str, np.ndarray], rng: np.random.Generator | int
     for i, (label, corners) in enumerate(placed):
         img_c = _project(hm, corners)
         truth_corners.append((label, img_c))
-        areas.append(paste_card(canvas, owner, i, _portrait(cards[label]), img_c))
+        areas.append(paste_card(canvas, owner, i, portrait(cards[label]), img_c))
 
     if hand and placed:
         _, tc = truth_corners[int(rng.integers(len(truth_corners)))]
@@ -430,7 +420,7 @@ def _compose(base, hm, cards, placements, rng, blur, noise, hand_at=None) -> Sce
     truth, areas = [], []
     for i, (label, mm_corners) in enumerate(placements):
         img_c = _project(hm, mm_corners)
-        areas.append(paste_card(base, owner, i, _portrait(cards[label]), img_c))
+        areas.append(paste_card(base, owner, i, portrait(cards[label]), img_c))
         truth.append((label, img_c))
     if hand_at is not None:
         px_per_mm = float(np.linalg.norm(_project(hm, [[0, 0], [1, 0]])[1]
