@@ -282,6 +282,7 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     cands: list[tuple[float, np.ndarray]] = []
     seen: list[tuple[float, float, float]] = []
     found: list[tuple[float, float, float]] = []
+    kept: list[np.ndarray] = []  # the cards found so far, as contours
     markers: list[np.ndarray] = []
     big = []
     for c in contours:
@@ -312,16 +313,19 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         if any(abs(cx - x) < 3.0 and abs(cy - y) < 3.0 and 0.7 * a < area < a
                for x, y, a in found):
             continue  # the inside of a card already found
+        # A marker never lies on a card: a square there (a card's picture) is not one.
+        on_card = any(cv2.pointPolygonTest(k, (float(cx), float(cy)), False) > 0
+                      for k in kept)
         if any(cv2.pointPolygonTest(m, (float(cx), float(cy)), False) > 0 for m in markers):
             continue  # the inside of a marker
-        if _aspect(q) < SQUARISH and _is_marker(grey, q):
+        if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))
             continue
         short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
         q, s = _refine(q, near, REACH * short)
         if not _card_shaped(q, img_area):
             continue
-        if _aspect(q) < SQUARISH and _is_marker(grey, q):
+        if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
         if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
@@ -329,6 +333,7 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         cands.append((float(s.mean()), q))
         fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4
         found.append((float(fx), float(fy), float(cv2.contourArea(q))))
+        kept.append(q.reshape(-1, 1, 2))
     return [order_corners(q) for q in _resolve(cands)]
 
 
