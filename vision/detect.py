@@ -318,9 +318,12 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
                       for k in kept)
         if any(cv2.pointPolygonTest(m, (float(cx), float(cy)), False) > 0 for m in markers):
             continue  # the inside of a marker
-        if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
-            markers.append(q.reshape(-1, 1, 2))
-            continue
+        if _aspect(q) < SQUARISH:
+            if on_card:
+                continue  # a square on a card is its picture, neither a card nor a marker
+            if _is_marker(grey, q):
+                markers.append(q.reshape(-1, 1, 2))
+                continue
         short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
         q, s = _refine(q, near, REACH * short)
         if not _card_shaped(q, img_area):
