@@ -48,7 +48,7 @@ WORK_SIDE = 320
 # The warped crop of a card quad (portrait, card proportions 63 x 88).
 CROP_W, CROP_H = 230, 320
 MIN_INLIERS = 10
-CHECKS = 64  # FLANN leaves looked at per query feature
+CHECKS = 32  # FLANN leaves looked at per query feature
 RATIO = 0.85
 N_FEATURES = 600
 RANSAC_PX = 8.0
