@@ -29,6 +29,7 @@ from vision.detect import find_cards, quad_iou  # noqa: E402
 from vision.recognize import CardReader, Recognizer  # noqa: E402
 
 DOBBLE = ROOT.parent / "shared" / "data" / "dobble"
+FIGURES: dict[str, float] = {}  # what the targets are checked against, filled as they come
 HIT_IOU = 0.7  # a detection this close to a card found it
 FALSE_IOU = 0.3  # a detection overlapping no card this much is a false alarm
 
@@ -135,6 +136,8 @@ def bench_scenes(n: int, seed: int, runs: int) -> None:
               f"{(str(unk) if named else '-'):>9}{f'{fa}/{det}':>11}{partial:>9}"
               f"{best[name]:>10.2f}{best[name] / base:>7.2f}x")
     vis, hit, mis, unk, fa, partial, det = tot["read (find+name)"]
+    FIGURES.update(recall=hit / max(1, vis), misreads=mis, false_alarms=fa / max(1, det),
+                   read_ratio=best["read (find+name)"] / base)
     print(f"  fully visible cards: {vis}; found and named right: {(hit - unk) / max(1, vis):.1%};"
           f" false alarms: {fa / max(1, det):.1%} of detections")
     print(f"  cards named at first look (thumbnail): {named_fast} of {named_all}; the rest "
@@ -196,6 +199,7 @@ def bench_game(deck, rec, seed: int, runs: int = 3) -> None:
         cost = min(cost, spent / len(with_cards) * 1000)
     print(f"recorded play (CardReader at 15 frames/s: {len(frames)} frames, "
           f"{len(with_cards)} with cards in view, {reader.named} namings):")
+    FIGURES["play_ratio"] = cost / base
     print(f"  time per frame with cards: {cost:.2f} ms = {cost / base:.2f}x the minimal "
           f"contour pipeline on the same frames ({base:.2f} ms)")
 
@@ -233,6 +237,7 @@ def bench_live(deck, rec, seed: int, runs: int = 3) -> None:
     labels = sorted(str(r.label) for r in out)
     print(f"live frames (CardReader, 2 cards lying, 640x480): minimal contour pipeline "
           f"{base:.2f} ms/frame")
+    FIGURES["unchanged_ratio"] = same / base
     print(f"  frame in which nothing changed: {same:.3f} ms = {same / base:.2f}x")
     print(f"  frame with cards, found again and kept by their look: {cards:.2f} ms = "
           f"{cards / base:.2f}x (cards named again: {reader.named - named0}; read {labels})")
@@ -312,6 +317,7 @@ def bench_dobble() -> None:
         else:
             wrong += 1
     n = right + wrong + unknown
+    FIGURES["dobble"] = right / n
     print(f"Dobble webcam photos vs one scan per card (--whole): {right}/{n} right "
           f"({right / n:.1%}), {wrong} wrong, {unknown} unknown; "
           f"{statistics.mean(times) * 1000:.1f} ms per photo; enrolling 55 scans {t_enrol:.2f} s")
@@ -328,7 +334,30 @@ def main() -> int:
     bench_scenes(args.scenes, args.seed, max(1, args.runs))
     bench_dobble()
     bench_other_deck(max(10, args.scenes // 8), args.seed + 7)
+    summary()
     return 0
+
+
+def summary() -> None:
+    """Each target beside its figure."""
+    f = FIGURES
+    rows = [
+        ("recall of fully visible cards", f"{f['recall']:.1%}", ">= 99%", f["recall"] >= 0.99),
+        ("misreads", f"{f['misreads']}", "0", f["misreads"] == 0),
+        ("false alarms", f"{f['false_alarms']:.1%}", "<= 1%", f["false_alarms"] <= 0.01),
+        ("time per frame with cards, recorded play", f"{f['play_ratio']:.2f}x", "<= 3x",
+         f["play_ratio"] <= 3),
+        ("time per picture read from nothing", f"{f['read_ratio']:.2f}x", "<= 3x",
+         f["read_ratio"] <= 3),
+        ("frame in which nothing changed", f"{f['unchanged_ratio']:.2f}x", "<= 0.5x",
+         f["unchanged_ratio"] <= 0.5),
+    ]
+    if "dobble" in f:
+        rows.append(("Dobble photos named right (--whole)", f"{f['dobble']:.1%}", ">= 99%",
+                     f["dobble"] >= 0.99))
+    print("targets:")
+    for name, value, target, met in rows:
+        print(f"  {name:<42}{value:>9}   target {target:<8} {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":
