@@ -65,7 +65,7 @@ def redraws_in_a_game() -> list[float]:
     from companion.app.devices import VirtualPanel
     from companion.app.loop import App
     from companion.app.screens.table import TableScreen
-    from companion.app.simtable import SimTable
+    from companion.app.simplayers import SimPlayers
     from companion.engine import Game
 
     pygame.display.init()
@@ -92,7 +92,7 @@ def redraws_in_a_game() -> list[float]:
         t[0] += 0.1
         return t[0]
 
-    app = App(ctl, display=display, screen=screen, sim=SimTable(rng), clock=clock)
+    app = App(ctl, display=display, screen=screen, sim=SimPlayers(rng), clock=clock)
     while ctl.phase != "over":
         app.step()
     pygame.display.quit()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from companion.app.controller import Controller
 from companion.app.devices import CameraFeed, VirtualPanel
 from companion.app.loop import App
-from companion.app.simtable import SimTable
+from companion.app.simplayers import SimPlayers
 from companion.engine import Game
 
 
@@ -91,7 +91,7 @@ def make_app(seed: int, players: int, *, camera: bool, unsure=None, log=None):
     panel = VirtualPanel()
     ctl = Controller(Game, open_log=lambda event: log, camera=camera, rng=rng, panel=panel)
     cam = MatCamera(unsure) if camera else None
-    sim = SimTable(rng, camera=cam)
+    sim = SimPlayers(rng, camera=cam)
     sim._want_players = players
     t = [0.0]
 

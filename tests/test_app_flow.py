@@ -445,12 +445,12 @@ def test_a_whole_game_kept_by_the_kiosk_session(tmp_path):
     import random as _random
 
     from companion.app.loop import App
-    from companion.app.simtable import SimTable
+    from companion.app.simplayers import SimPlayers
 
     session = session_mod.TableSession.open(tmp_path / "table.jsonl", fsync=False)
     rng = _random.Random(5)
     ctl = Controller(Game, open_log=session.open_log, camera=False, rng=rng)
-    sim = SimTable(rng)
+    sim = SimPlayers(rng)
     sim._want_players = 3
     t = [0.0]
 

@@ -189,7 +189,7 @@ def _play_with(deliver, seed=41, players=3, limit=20_000):
 
     from companion.app.controller import Controller
     from companion.app.devices import VirtualPanel
-    from companion.app.simtable import SimTable
+    from companion.app.simplayers import SimPlayers
     from companion.engine import Game
     from tests.app_fakes import MemoryLog
 
@@ -197,7 +197,7 @@ def _play_with(deliver, seed=41, players=3, limit=20_000):
     log = MemoryLog()
     panel = VirtualPanel()
     ctl = Controller(Game, open_log=lambda e: log, camera=False, rng=rng, panel=panel)
-    sim = SimTable(rng)
+    sim = SimPlayers(rng)
     sim._want_players = players
     surface = pygame.display.set_mode((1280, 720))
     t = [0.0]
@@ -293,12 +293,12 @@ def test_a_key_during_autoplay_hands_the_table_to_the_person():
     import random
 
     from companion.app.controller import Controller
-    from companion.app.simtable import SimTable
+    from companion.app.simplayers import SimPlayers
     from companion.engine import Game
 
     ctl = Controller(Game, camera=False, rng=random.Random(1))
     t = [0.0]
-    app = App(ctl, sim=SimTable(random.Random(1)), clock=lambda: t[0])
+    app = App(ctl, sim=SimPlayers(random.Random(1)), clock=lambda: t[0])
     key = pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code("3"))
     app.pump_pygame([key])  # the first key only takes over
     assert app.sim is None and ctl.message[0] == "msg.hand_over" and app.inputs.empty()

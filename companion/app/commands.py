@@ -208,7 +208,7 @@ def cmd_demo(args) -> int:
     from companion.app.controller import Controller  # noqa: PLC0415
     from companion.app.devices import virtual_panel  # noqa: PLC0415
     from companion.app.loop import App  # noqa: PLC0415
-    from companion.app.simtable import SimTable  # noqa: PLC0415
+    from companion.app.simplayers import SimPlayers  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
     from companion.errors import TableError  # noqa: PLC0415
     from companion.tablelog import TableLog  # noqa: PLC0415
@@ -274,7 +274,7 @@ def cmd_demo(args) -> int:
                      panel=panel, rng=rng, language=args.lang, effects=True, names=names)
     sim = None
     if args.autoplay:
-        sim = SimTable(rng, camera=sim_camera)
+        sim = SimPlayers(rng, camera=sim_camera)
         sim._want_players = args.players
         if game is not None:
             sim.resume(game.state)  # the table as it lies now

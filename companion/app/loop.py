@@ -17,7 +17,7 @@ class App:
     """Glue: input queue -> controller -> panel and screen.
 
     display: a pygame surface to draw on (None: no screen); screen: a TableScreen for it.
-    camera: a CameraFeed or None. sim: a SimTable playing for everyone, or None.
+    camera: a CameraFeed or None. sim: a SimPlayers playing for everyone, or None.
     clock: a function giving seconds. screenshots: a folder to save one PNG per screen.
     """
 

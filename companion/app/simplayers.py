@@ -16,7 +16,7 @@ from companion.app.inputs import Press
 from companion.cards import COPIES, IDENTITIES, POWER, full_deck
 
 
-class SimTable:
+class SimPlayers:
     """Holds the physical cards and plays for everyone.
 
     camera: an object with lay(zone, label) and take(zone) (the synthetic camera), or None to
