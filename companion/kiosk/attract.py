@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["PAGES", "PAGE_SECONDS", "AttractScreen", "find_font", "page_at", "wrap"]
+__all__ = ["PAGES", "PAGE_SECONDS", "AttractScreen", "Fonts", "find_font", "page_at", "wrap"]
 
 PAGE_SECONDS = 8.0
 LINE = 1.35  # line height, in font sizes
@@ -112,11 +112,9 @@ def page_at(t: float, *, seconds: float = PAGE_SECONDS) -> tuple[str, int]:
 
 def find_font() -> Path | None:
     """A font with Hangul: the app's (assets/fonts), else a system Nanum font, else None."""
-    candidates = []
-    env = os.environ.get("COMPANION_ASSETS")
-    if env:
-        candidates.append(Path(env) / "fonts")
-    candidates.append(Path(__file__).resolve().parents[2] / "assets" / "fonts")
+    from companion.app.screens.assets import assets_dir
+
+    candidates = [assets_dir() / "fonts"]
     candidates.extend(Path(d) for d in _SYSTEM_FONT_DIRS)
     for folder in candidates:
         for name in _FONT_NAMES:
@@ -142,6 +140,23 @@ def wrap(text: str, measure, width: int) -> list[str]:
     return lines
 
 
+class Fonts:
+    """One font file at every pixel size asked for, each opened once."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path else find_font()
+        self._sizes: dict[int, object] = {}
+
+    def __call__(self, px: int):
+        import pygame
+
+        if px not in self._sizes:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            self._sizes[px] = pygame.font.Font(str(self.path) if self.path else None, px)
+        return self._sizes[px]
+
+
 class AttractScreen:
     """Draws the attract screen's pages; redraws only when the page changes."""
 
@@ -153,20 +168,10 @@ class AttractScreen:
     def __init__(self, size: tuple[int, int], *, font_path: str | os.PathLike[str] | None = None,
                  seconds: float = PAGE_SECONDS):
         self.size = size
-        self.font_path = Path(font_path) if font_path else find_font()
+        self._font = Fonts(font_path)
+        self.font_path = self._font.path
         self.seconds = seconds
         self._shown: tuple[str, int] | None = None
-        self._fonts: dict[int, object] = {}
-
-    def _font(self, px: int):
-        import pygame
-
-        if px not in self._fonts:
-            if not pygame.font.get_init():
-                pygame.font.init()
-            path = str(self.font_path) if self.font_path else None
-            self._fonts[px] = pygame.font.Font(path, px)
-        return self._fonts[px]
 
     def layout(self, language: str, index: int) -> list[tuple[str, int, tuple[int, int, int]]]:
         """The lines to draw as (text, font size, colour), sized so that they fit."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from pathlib import Path
 
 from companion.kiosk.attract import (
     LANGUAGE_ORDER,
@@ -18,7 +17,7 @@ from companion.kiosk.attract import (
     PAGE_SECONDS,
     PAGES,
     AttractScreen,
-    find_font,
+    Fonts,
 )
 from companion.kiosk.history import HistoryError, PlayerStats
 
@@ -48,18 +47,8 @@ class StatsScreen:
             raise ValueError(f"language {language!r}: choose one of {', '.join(LABELS)}")
         self.size = size
         self.language = language
-        self.font_path = Path(font_path) if font_path else find_font()
-        self._fonts: dict[int, object] = {}
-
-    def _font(self, px: int):
-        import pygame
-
-        if px not in self._fonts:
-            if not pygame.font.get_init():
-                pygame.font.init()
-            self._fonts[px] = pygame.font.Font(str(self.font_path) if self.font_path else None,
-                                               px)
-        return self._fonts[px]
+        self._font = Fonts(font_path)
+        self.font_path = self._font.path
 
     def rows_that_fit(self, count: int) -> int:
         """How many players' rows fit under the title and the header."""
