@@ -91,3 +91,32 @@ def test_camera_rejects_bad_requests(deck):
     cam.close()
     with pytest.raises(CameraError):
         cam.read()
+
+
+def test_a_still_table_is_pictured_a_few_times_then_those_pictures_come_in_turn(deck,
+                                                                               monkeypatch):
+    """The camera composes a picture only while something moves: a still table gives the same
+    few noisy pictures in turn (cheap enough for the demo to idle), a moving card new ones."""
+    composed = []
+    real = S._compose
+
+    def counting(*args, **kwargs):
+        composed.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(S, "_compose", counting)
+    cam = S.SyntheticCamera(deck, clock=S.ManualClock(), seed=4)
+    pictures = []
+    for _ in range(12):
+        cam.clock.advance(0.1)
+        pictures.append(cam.read().image)
+    assert len(composed) == S.STILL_PICTURES
+    distinct = {p.tobytes() for p in pictures}
+    assert len(distinct) == S.STILL_PICTURES  # sensor noise still differs between them
+    assert all(np.abs(pictures[i].astype(int) - pictures[i + S.STILL_PICTURES]).max() == 0
+               for i in range(len(pictures) - S.STILL_PICTURES))
+    cam.lay("a", "cook")
+    cam.clock.advance(0.1)
+    cam.read()
+    assert len(composed) == S.STILL_PICTURES + 1  # a card moving in: a new picture
+    assert cam.truth and cam.truth[0].label == "cook"

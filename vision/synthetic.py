@@ -438,6 +438,9 @@ def _compose(base, hm, cards, placements, rng, blur, noise, hand_at=None) -> Sce
 
 # -- the synthetic camera --------------------------------------------------------------------
 
+STILL_PICTURES = 4  # noisy pictures of a still table, given in turn
+
+
 class ManualClock:
     """A clock that only moves when told to, for tests."""
 
@@ -486,6 +489,9 @@ class SyntheticCamera:
         self._last_t: float | None = None
         self._closed = False
         self.truth: list[TruthCard] = []
+        self._still_key: tuple | None = None  # the still table last pictured
+        self._still: list[Scene] = []
+        self._still_turn = 0
 
     @property
     def homography(self) -> np.ndarray:
@@ -533,9 +539,23 @@ class SyntheticCamera:
     def render(self, now: float | None = None) -> Scene:
         now = self.clock() if now is None else now
         placements, hand = self._placements(now)
+        # Nothing moving: the same few noisy pictures of the still table in turn, instead of
+        # composing and blurring a new one 15 times a second (the demo idles cheaply).
+        still = None if hand is not None else tuple(
+            (label, np.asarray(corners, np.float32).tobytes()) for label, corners in placements)
+        if still is not None and still == self._still_key \
+                and len(self._still) >= STILL_PICTURES:
+            scene = self._still[self._still_turn % len(self._still)]
+            self._still_turn += 1
+            return scene
         base = _warp_mat(self._hm, self.size)
-        return _compose(base, self._hm, self.cards, placements, self._rng, self.blur,
-                        self.noise, hand_at=hand)
+        scene = _compose(base, self._hm, self.cards, placements, self._rng, self.blur,
+                         self.noise, hand_at=hand)
+        if still != self._still_key:
+            self._still_key, self._still, self._still_turn = still, [], 0
+        if still is not None:
+            self._still.append(scene)
+        return scene
 
     def read(self) -> Frame | None:
         if self._closed:
