@@ -207,6 +207,36 @@ def peak_memory_mb(extra: list[str]) -> float:
         return int(out.stdout.strip()) / 1024
 
 
+def demo_idle_cpu(seconds: float, extra: list[str]) -> float | None:
+    """CPU of a whole ``companion demo`` process (headless, no autoplay) waiting for players,
+    in percent of one core, measured from its own counters once it has settled (Linux's
+    /proc; None elsewhere)."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "demo", "--headless",
+                             "--quit-after", str(seconds + 10), *extra],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+    stat = Path(f"/proc/{proc.pid}/stat")
+    ticks_per_s = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+    def cpu_ticks() -> int | None:
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return int(fields[11]) + int(fields[12])  # utime + stime
+
+    try:
+        time.sleep(6)  # start-up: imports, fonts, the recogniser's references
+        a, t0 = cpu_ticks(), time.monotonic()
+        time.sleep(seconds)
+        b, t1 = cpu_ticks(), time.monotonic()
+    finally:
+        proc.wait()
+    if a is None or b is None:
+        return None
+    return 100 * (b - a) / ticks_per_s / (t1 - t0)
+
+
 def frames_to_update(trials: int) -> tuple[list[int], str]:
     """Lay a card on the camera and count the camera frames from the first frame in which it
     lies whole and still (that frame is 1) to the frame after which the engine state has
@@ -298,6 +328,11 @@ def main() -> int:
         rate = 15 if with_camera else 20
         print(f"    for scale, a thread that only sleeps and wakes {rate} times a second "
               f"costs {bare_wakes(secs, rate):.2f} % of one core on this machine")
+    for extra, what in (([], "with the synthetic camera"), (["--no-camera"], "without a camera")):
+        cpu = demo_idle_cpu(secs, extra)
+        if cpu is not None:
+            print(f"  idle CPU of a whole companion demo process waiting for players, {what}: "
+                  f"{cpu:.2f} % of one core over {secs} s   [<= 2 %]")
     print(f"  peak memory of companion demo (a whole game): {peak_memory_mb([]):.0f} MB   "
           f"[<= 250 MB]")
     return 0
