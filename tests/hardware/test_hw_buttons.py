@@ -170,18 +170,21 @@ def test_closing_stops_pending_presses(events):
 def test_no_thread_waits_on_buttons_nobody_touches(mock_factory, events, clock, panels):
     """An idle table must cost nothing: no thread per button polls for long presses. A
     thread exists only while a button is down."""
-    before = threading.active_count()
+    before = set(threading.enumerate())
+
+    def started():
+        return {t for t in threading.enumerate() if t not in before and t.is_alive()}
+
     p = build_panel(fast_pinmap(), events=events, pin_factory=mock_factory, clock=clock,
                     animate=False)
     panels.append(p)
-    assert threading.active_count() == before
+    assert started() == set()
     pin = mock_factory.pin(p.pinmap.button_pin("ok"))
     pin.drive_low()
-    assert threading.active_count() == before + 1
+    (holding,) = started()
+    assert holding.name == "hold-ok"
     clock.advance(0.1)
     pin.drive_high()
     assert drain(events) == [ButtonEvent("ok")]
-    for t in threading.enumerate():
-        if t.name.startswith("hold-"):
-            t.join(timeout=1)
-    assert threading.active_count() == before
+    holding.join(timeout=1)
+    assert started() == set()
