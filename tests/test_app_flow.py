@@ -492,3 +492,47 @@ def test_a_duel_that_would_end_the_game_is_confirmed_first():
     ctl.handle(Press("card", "cleaner"))
     ctl.handle(OK)
     assert ctl.phase == "over" and ctl.state["winners"] == ["Red"] and len(log.lines) == 1
+
+
+def test_the_camera_is_read_every_pass_only_while_cards_are_awaited_or_something_moved():
+    """A quiet table's camera is read a few times a second; while the table waits for cards,
+    and for a while after anything moved on the mat, on every pass."""
+    from companion.app.loop import App
+
+    class Tracker:
+        examined = 0
+
+    class Feed:
+        working = True
+        tracker = Tracker()
+        moving = False
+
+        def poll(self):
+            if self.moving:
+                self.tracker.examined += 1  # a frame that differs from the last one
+            return 0
+
+    ctl, _ = start()
+    assert ctl.phase == "turn"
+    t = [0.0]
+    feed = Feed()
+    app = App(ctl, camera=feed, clock=lambda: t[0])
+
+    def passes(seconds):
+        before = app.looks
+        for _ in range(round(seconds * 15)):
+            app.step()
+            t[0] += 1 / 15
+        return app.looks - before
+
+    assert passes(3) <= 10  # a player's turn, nothing moving: about 3 reads a second
+    feed.moving = True
+    passes(0.5)  # a hand over the mat
+    feed.moving = False
+    assert passes(1.5) >= 20  # watched closely a while after the movement
+    passes(2)
+    assert passes(3) <= 10  # quiet again
+    ctl.handle(seat(1))  # Red investigates...
+    ctl.handle(seat(5))  # ...announcing the Vampire: now the table waits for the card
+    assert ctl.phase == "cards"
+    assert passes(3) >= 44

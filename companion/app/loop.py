@@ -12,6 +12,13 @@ from pathlib import Path
 
 from companion.app.inputs import Press, Tick, from_button, from_key
 
+# The camera is read on every pass while the table waits for cards, and for a while after
+# anything moved on the mat; otherwise a few times a second is enough (a card laid early is
+# noticed within a third of a second, then watched closely again).
+CARD_PHASES = ("cards",)
+QUIET_LOOK_EVERY = 1 / 3
+MOVEMENT_WATCH = 2.0
+
 
 class App:
     """Glue: input queue -> controller -> panel and screen.
@@ -41,6 +48,9 @@ class App:
         self.redraws = 0
         self.shots: dict[str, Path] = {}
         self._next_sim = 0.0
+        self._next_look = 0.0  # when a quiet table's camera is read next
+        self._watch_until = 0.0  # read the camera on every pass until then (something moved)
+        self.looks = 0  # camera reads so far
         self._drawn_lights = None
         self._now = 0.0
         self.idle = None  # an IdleTimer: after a while without players, the attract screen
@@ -120,12 +130,9 @@ class App:
         """One pass of the loop. Returns True if the screen was redrawn."""
         now = self.clock()
         self._now = now
-        if self.camera is not None:
-            self.camera.poll()
-            self.ctl.set_camera(self.camera.working)
-            tracker = getattr(self.camera, "tracker", None)
-            if tracker is not None and hasattr(tracker, "mat"):
-                self.ctl.mat_found = tracker.mat is not None  # for the operator's camera check
+        if self.camera is not None and (self.ctl.phase in CARD_PHASES
+                                        or now >= self._next_look or now < self._watch_until):
+            self._look(now)
         self.drain()
         self.ctl.handle(Tick(now))
         shown = self.display is None or self.drawn_version == self.ctl.version
@@ -140,6 +147,19 @@ class App:
             self.attracting = now
             self.drawn_version = -1
         return self.redraw()
+
+    def _look(self, now: float) -> None:
+        """Read the camera once; anything seen moving keeps it read on every pass a while."""
+        tracker = getattr(self.camera, "tracker", None)
+        examined = getattr(tracker, "examined", None)
+        queued = self.camera.poll()
+        self.looks += 1
+        if queued or getattr(tracker, "examined", None) != examined:
+            self._watch_until = now + MOVEMENT_WATCH
+        self._next_look = now + QUIET_LOOK_EVERY
+        self.ctl.set_camera(self.camera.working)
+        if tracker is not None and hasattr(tracker, "mat"):
+            self.ctl.mat_found = tracker.mat is not None  # for the operator's camera check
 
     def _lights(self):
         """What the virtual panel's lights look like, or just how often they changed when the
