@@ -151,10 +151,10 @@ def bench_scenes(n: int, seed: int, runs: int) -> None:
     bench_game(deck, rec, seed, runs)
 
 
-def game_frames(deck, seed: int, turns: int = 4) -> list[tuple[np.ndarray, int]]:
+def game_frames(deck, seed: int, turns: int = 4) -> list[tuple[object, int]]:
     """A recorded stretch of play at 15 frames a second: each turn a hand lays a card in slot
-    A, then one in slot B, both lie there a while, then both are taken away. Each frame comes
-    with the number of cards in view."""
+    A, then one in slot B, both lie there a while, then both are taken away. Each frame (with
+    its time) comes with the number of cards in view."""
     cam = S.SyntheticCamera(deck, clock=S.ManualClock(), seed=seed)
     rng = np.random.default_rng(seed)
     labels = sorted(deck)
@@ -163,8 +163,7 @@ def game_frames(deck, seed: int, turns: int = 4) -> list[tuple[np.ndarray, int]]
     def film(seconds):
         for _ in range(round(seconds * cam.fps)):
             cam.clock.advance(1 / cam.fps)
-            frame = cam.read()
-            frames.append((frame.image, len(cam.truth)))
+            frames.append((cam.read(), len(cam.truth)))
 
     for _ in range(turns):
         cam.lay("a", labels[int(rng.integers(len(labels)))])
@@ -178,30 +177,39 @@ def game_frames(deck, seed: int, turns: int = 4) -> list[tuple[np.ndarray, int]]
 
 
 def bench_game(deck, rec, seed: int, runs: int = 3) -> None:
-    """What the table spends per camera frame: a CardReader over a recorded stretch of play
-    (hands laying cards, cards lying, cards taken), timed on the frames with cards in view,
-    against the minimal contour pipeline on the same frames."""
+    """What the table spends per camera frame over a recorded stretch of play (hands laying
+    cards, cards lying, cards taken), timed on the frames with cards in view, against the
+    minimal contour pipeline on the same frames: a CardReader on whole frames, and the
+    table's own reveal tracker (which looks for cards only around the slots)."""
+    from vision.tracking import RevealTracker
+
     frames = game_frames(deck, seed)
-    with_cards = [img for img, n in frames if n]
-    base = cost = float("inf")
+    with_cards = [frame.image for frame, n in frames if n]
+    base = float("inf")
+    cost = {"reader": float("inf"), "tracker": float("inf")}
     for _ in range(runs):
         t0 = time.perf_counter()
         for img in with_cards:
             minimal_contours(img)
         base = min(base, (time.perf_counter() - t0) / len(with_cards) * 1000)
         reader = CardReader(rec)
-        spent = 0.0
-        for img, n in frames:
-            t0 = time.perf_counter()
-            reader.read(img)
-            if n:
-                spent += time.perf_counter() - t0
-        cost = min(cost, spent / len(with_cards) * 1000)
-    print(f"recorded play (CardReader at 15 frames/s: {len(frames)} frames, "
-          f"{len(with_cards)} with cards in view, {reader.named} namings):")
-    FIGURES["play_ratio"] = cost / base
-    print(f"  time per frame with cards: {cost:.2f} ms = {cost / base:.2f}x the minimal "
-          f"contour pipeline on the same frames ({base:.2f} ms)")
+        tracker = RevealTracker(CardReader(rec))
+        looks = (("reader", lambda f, r=reader: r.read(f.image)), ("tracker", tracker.feed))
+        for name, look in looks:
+            spent = 0.0
+            for frame, n in frames:
+                t0 = time.perf_counter()
+                look(frame)
+                if n:
+                    spent += time.perf_counter() - t0
+            cost[name] = min(cost[name], spent / len(with_cards) * 1000)
+    print(f"recorded play at 15 frames/s: {len(frames)} frames, {len(with_cards)} with cards in "
+          f"view; minimal contour pipeline {base:.2f} ms/frame on them")
+    print(f"  CardReader on whole frames ({reader.named} namings): {cost['reader']:.2f} ms = "
+          f"{cost['reader'] / base:.2f}x per frame with cards")
+    print(f"  the table's reveal tracker (mat, slots, CardReader): {cost['tracker']:.2f} ms = "
+          f"{cost['tracker'] / base:.2f}x per frame with cards")
+    FIGURES["play_ratio"] = cost["tracker"] / base
 
 
 def bench_live(deck, rec, seed: int, runs: int = 3) -> None:
@@ -345,7 +353,7 @@ def summary() -> None:
         ("recall of fully visible cards", f"{f['recall']:.1%}", ">= 99%", f["recall"] >= 0.99),
         ("misreads", f"{f['misreads']}", "0", f["misreads"] == 0),
         ("false alarms", f"{f['false_alarms']:.1%}", "<= 1%", f["false_alarms"] <= 0.01),
-        ("time per frame with cards, recorded play", f"{f['play_ratio']:.2f}x", "<= 3x",
+        ("time per frame with cards, the table's tracker", f"{f['play_ratio']:.2f}x", "<= 3x",
          f["play_ratio"] <= 3),
         ("time per picture read from nothing", f"{f['read_ratio']:.2f}x", "<= 3x",
          f["read_ratio"] <= 3),

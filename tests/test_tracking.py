@@ -293,3 +293,28 @@ def test_the_mat_is_remembered_when_a_hand_covers_its_corners():
     assert seen == [4, 0, 0, 0]
     assert tracker.message.startswith("The mat's corner squares are hidden (none of")
     assert events == [CardLaid("ghost", "a", 0.9)]
+
+
+def test_cards_are_looked_for_only_around_the_slots_and_placed_in_the_whole_picture():
+    class Recording(ColourRecognizer):
+        shapes: list = []
+
+        def read(self, image):
+            self.shapes.append(image.shape[:2])
+            return super().read(image)
+
+    table, rec = Table(), Recording()
+    tracker = RevealTracker(rec, stable_frames=2)
+    card = [("vampire", slot_centre("a"), 10.0)]
+    events = []
+    for _ in range(3):
+        events += tracker.feed(table.frame(card))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+    x0, y0, x1, y1 = tracker.region((480, 640))
+    assert (x1 - x0) * (y1 - y0) < 0.6 * 640 * 480  # not the whole picture...
+    assert rec.shapes[-1] == (y1 - y0, x1 - x0)
+    markers = tracker.mat.mat_to_image([(10, 10), (410, 287)])  # ...nor the mat's corners
+    assert not any(x0 <= x < x1 and y0 <= y < y1 for x, y in markers)
+    (placed,) = tracker.placed
+    cx, cy = tracker.mat.mat_to_image([slot_centre("a")])[0]
+    assert np.hypot(*(placed.corners.mean(axis=0) - (cx, cy))) < 6  # whole-picture pixels

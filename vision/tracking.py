@@ -21,7 +21,21 @@ from typing import Any, Protocol
 import numpy as np
 
 from vision.frames import Frame
-from vision.mat import ZONES, MatView, Zone, describe_markers, detect_markers, mat_from_markers
+from vision.mat import (
+    CARD_H_MM,
+    CARD_W_MM,
+    ZONES,
+    MatView,
+    Zone,
+    describe_markers,
+    detect_markers,
+    mat_from_markers,
+)
+
+# Cards are looked for only where one lying in a slot can be: the slots, widened each way by
+# half a card's diagonal (its centre is in the slot) and a little more, in mat millimetres.
+REGION_MARGIN_MM = 0.5 * float(np.hypot(CARD_W_MM, CARD_H_MM)) + 10.0
+REGION_STEP_PX = 16  # the region's edges snap to this, so it stays put while the mat does
 
 # --------------------------------------------------------------------------- events
 
@@ -248,6 +262,8 @@ class RevealTracker:
         self._mat_t: float | None = None
         self.markers_seen: tuple[int, ...] = ()
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
+        self._region: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self._region_for: MatView | None = None
         self._last_small: np.ndarray | None = None
         self._last_readings: dict[str, ZoneReading] | None = None
         self.examined = 0  # frames that went through detection and recognition
@@ -299,10 +315,14 @@ class RevealTracker:
             self._last_readings = None
             self.placed = []
             return []
-        readings = self.recognizer.read(image)
+        x0, y0, x1, y1 = self.region(image.shape)
+        offset = np.float32([x0, y0])
+        readings = [(r, np.asarray(r.corners, np.float32).reshape(4, 2) + offset)
+                    for r in self.recognizer.read(image[y0:y1, x0:x1])]
         # What does not measure a card on the mat (a slot's outline, a marker, a card still
         # in the air) is not a card lying there.
-        self.placed = [self._place(r) for r in readings if self.mat.card_sized(r.corners)]
+        self.placed = [self._place(r, corners) for r, corners in readings
+                       if self.mat.card_sized(corners)]
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
@@ -323,9 +343,29 @@ class RevealTracker:
             self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
                             + "): going by where the mat was.")
 
-    def _place(self, reading: Any) -> PlacedReading:
+    def region(self, shape) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1): the part of the picture where a card lying in a slot can be (see
+        REGION_MARGIN_MM); the whole picture while the mat is not known."""
+        h, w = shape[:2]
+        if self.mat is None:
+            return 0, 0, w, h
+        if self._region_for is not self.mat:
+            m = REGION_MARGIN_MM
+            mm = [(x, y) for z in self.zones
+                  for x in (z.x - m, z.x + z.w + m) for y in (z.y - m, z.y + z.h + m)]
+            px = self.mat.mat_to_image(mm)
+            step = REGION_STEP_PX
+            x0, y0 = (np.floor(px.min(axis=0) / step) * step).astype(int)
+            x1, y1 = (np.ceil(px.max(axis=0) / step) * step).astype(int)
+            self._region = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
+            self._region_for = self.mat
+        x0, y0, x1, y1 = self._region
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return 0, 0, w, h  # the slots are out of the picture: look everywhere
+        return self._region
+
+    def _place(self, reading: Any, corners: np.ndarray) -> PlacedReading:
         assert self.mat is not None
-        corners = np.asarray(reading.corners, np.float32).reshape(4, 2)
         x, y = self.mat.card_centre_mm(corners)
         zone = next((z.name for z in self.zones if z.contains(x, y)), None)
         return PlacedReading(reading.label, float(reading.score), corners, (x, y), zone)
