@@ -365,7 +365,7 @@ def summary() -> None:
                      f["dobble"] >= 0.99))
     print("targets:")
     for name, value, target, met in rows:
-        print(f"  {name:<42}{value:>9}   target {target:<8} {'met' if met else 'NOT met'}")
+        print(f"  {name:<46}{value:>9}   target {target:<8} {'met' if met else 'NOT met'}")
 
 
 if __name__ == "__main__":
