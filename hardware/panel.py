@@ -80,9 +80,11 @@ class _ButtonWatch:
             self._timer.start()
 
     def held(self):
+        # A release filtered out as bounce still lets the button go: ask the pin (outside the
+        # lock, which gpiozero's callbacks take too).
+        down = self.is_down()
         with self._lock:
-            # a release filtered out as bounce still lets the button go: ask the pin
-            if self._down and not self._held and not self.closed and self.is_down():
+            if self._down and not self._held and not self.closed and down:
                 self._held = True
                 self._events.put(ButtonEvent(self.name, long=True))
 

@@ -45,10 +45,6 @@ class SeatLook:
     mode: str
     health: int = 0
 
-    @property
-    def animated(self) -> bool:
-        return self.mode in ("turn", "reveal")
-
 
 def bar(count: int) -> Levels:
     return tuple(1 if i < count else 0 for i in range(CANDLES))
