@@ -12,13 +12,12 @@ import pygame
 from companion.app.i18n import card_name, tr
 from companion.app.inputs import Press
 from companion.app.operator import camera_status
+from companion.app.screens.palette import GOLD, TEXT, WARN
 
+# The menu's own darker panel and lighter dim text, over the table's colours.
 PANEL = (30, 34, 46)
 ROW = (52, 58, 78)
-TEXT = (236, 236, 240)
 DIM = (170, 174, 188)
-GOLD = (250, 210, 90)
-WARN = (255, 186, 73)
 BAD_BG = (110, 44, 44)
 
 ROW_LABELS = ("menu.language", "menu.seats", "menu.brightness", "menu.camera",
