@@ -318,3 +318,13 @@ def test_cards_are_looked_for_only_around_the_slots_and_placed_in_the_whole_pict
     (placed,) = tracker.placed
     cx, cy = tracker.mat.mat_to_image([slot_centre("a")])[0]
     assert np.hypot(*(placed.corners.mean(axis=0) - (cx, cy))) < 6  # whole-picture pixels
+
+
+def test_slots_out_of_the_picture_mean_looking_everywhere():
+    class FarMat:  # a mat whose slots would lie beyond the picture's right edge
+        def mat_to_image(self, points):
+            return np.float32(points) + (5000.0, 0.0)
+
+    tracker = RevealTracker(ColourRecognizer())
+    tracker.mat = FarMat()
+    assert tracker.region((480, 640)) == (0, 0, 640, 480)
