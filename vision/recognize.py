@@ -477,22 +477,24 @@ class Recognizer:
     def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again: the
         first look (thumbnails) when it is sure, the feature matcher otherwise."""
-        fast = self.glance_quad(image, corners)
-        if fast.label is not None:
-            self.fast_named += 1
-            return fast
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        per = None if self._thumbs is None else self._thumb_corr(self._quad_thumb(image, c))
+        if per is not None and len(self.labels) >= FAST_MIN_LABELS:
+            fast = self._glance(per)
+            if fast.label is not None:
+                self.fast_named += 1
+                return fast
         # The features at about the card's own size in the picture: more pixels than the
         # camera gave add no detail, only time.
-        c = np.asarray(corners, np.float32).reshape(4, 2)
         long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
         crop = warp_quad(image, c, (round(side * CROP_W / CROP_H), side))
         match = self._decide(self._votes(crop, side))
-        if match.best is None or self._thumbs is None:
+        if match.best is None or per is None:
             return match
         # The colours must agree with the features: the weakest evidence counts, 0.5 at the
         # bare minimum as for the others.
-        corr = self._thumb_corr(self._quad_thumb(image, c))[self.labels.index(match.best)]
+        corr = per[self.labels.index(match.best)]
         score = round(min(match.score, max(0.0, 0.5 * corr / COLOUR_MIN_CORR)), 4)
         return Match(match.best if score >= self.threshold else None, score, match.best)
 
@@ -502,7 +504,7 @@ class Recognizer:
         if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
             return Match(None, 0.0)
         c = np.asarray(corners, np.float32).reshape(4, 2)
-        return self._glance(self._quad_thumb(image, c))
+        return self._glance(self._thumb_corr(self._quad_thumb(image, c)))
 
     @staticmethod
     def _quad_thumb(image: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -522,8 +524,8 @@ class Recognizer:
         np.maximum.at(per, self._thumb_owner, sims)
         return per
 
-    def _glance(self, card_bgr: np.ndarray) -> Match:
-        per = self._thumb_corr(card_bgr)
+    def _glance(self, per: np.ndarray) -> Match:
+        """The first look's answer from the per-label correlations (``_thumb_corr``)."""
         order = np.argsort(-per)
         best = float(per[order[0]])
         runner = float(per[order[1]]) if len(order) > 1 else -1.0
