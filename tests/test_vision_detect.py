@@ -109,3 +109,31 @@ def test_mat_markers_are_known_as_markers_whichever_outline_is_found(deck):
         assert D._looks_like_marker(grey, with_margin)
     (card,) = find_cards(image)
     assert not D._looks_like_marker(grey, card)
+
+
+def test_halves_of_a_block_are_two_cards():
+    from vision.detect import halves
+
+    block = np.float32([[100, 100], [280, 100], [280, 226], [100, 226]])  # two cards wide
+    a, b = halves(block)
+    cards = [np.float32([[100, 100], [190, 100], [190, 226], [100, 226]]),
+             np.float32([[190, 100], [280, 100], [280, 226], [190, 226]])]
+    assert sorted(max(quad_iou(h, c) for c in cards) for h in (a, b)) == [1.0, 1.0]
+    assert np.allclose(order_corners(a), a) and np.allclose(order_corners(b), b)
+
+
+def test_a_strip_of_two_white_cards_end_to_end_is_a_block():
+    from vision.detect import find_outlines, halves
+
+    white = np.full((616, 441, 3), 245, np.uint8)
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    owner = np.full(img.shape[:2], -1, np.int32)
+    cards = [np.float32([[250, 100], [340, 100], [340, 226], [250, 226]]),
+             np.float32([[250, 226], [340, 226], [340, 352], [250, 352]])]
+    for i, c in enumerate(cards):
+        S.paste_card(img, owner, i, white, c, shadow=False)
+    found, blocks = find_outlines(img)
+    assert found == [] and find_cards(img) == []
+    assert len(blocks) == 1
+    for half in halves(blocks[0]):
+        assert max(quad_iou(half, c) for c in cards) >= 0.85

@@ -281,3 +281,60 @@ def test_a_card_never_enrolled_is_not_named_on_scenes(deck, unknown):
                 named_right += r.label == card.label
     assert seen >= 5
     assert named_right >= 0.95 * others  # the known cards are still named
+
+
+# -- white-bordered cards touching with no seam between them ------------------------------------
+
+def _white_deck(n: int = 6) -> dict[str, np.ndarray]:
+    """Cards unlike ours: white all over, with no frame, each a few coloured shapes."""
+    rng = np.random.default_rng(5)
+    deck = {}
+    for i in range(n):
+        card = np.full((616, 441, 3), 245, np.uint8)
+        for _ in range(5):
+            colour = tuple(int(v) for v in rng.integers(0, 200, 3))
+            centre = (int(rng.integers(90, 350)), int(rng.integers(120, 500)))
+            if rng.random() < 0.5:
+                cv2.circle(card, centre, int(rng.integers(30, 80)), colour, -1)
+            else:
+                half = rng.integers(25, 70, 2)
+                cv2.rectangle(card, tuple(int(v) for v in centre - half),
+                              tuple(int(v) for v in centre + half), colour, -1)
+        cv2.putText(card, f"N{i}", (30, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (30, 30, 30), 4)
+        deck[f"white{i}"] = card
+    return deck
+
+
+def _touching(deck, layout):
+    """A dark table with the cards of ``layout`` [(label, corners)] pasted edge to edge."""
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    owner = np.full(img.shape[:2], -1, np.int32)
+    for i, (label, corners) in enumerate(layout):
+        S.paste_card(img, owner, i, deck[label], np.float32(corners), shadow=False)
+    return cv2.GaussianBlur(img, (3, 3), 0.6)
+
+
+def _box(x, y, w=90, h=126):
+    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
+
+@pytest.mark.parametrize("second", [_box(250, 226), _box(340, 100)],
+                         ids=["end to end", "side by side"])
+def test_white_cards_touching_are_read_one_by_one(second):
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    layout = [("white1", _box(250, 100)), ("white4", second)]
+    readings = rec.read(_touching(deck, layout))
+    named = sorted((r.label, round(S_iou(r.corners, np.float32(c)), 1))
+                   for r in readings for label, c in layout if r.label == label)
+    assert [label for label, _ in named] == ["white1", "white4"], readings
+    assert all(iou >= 0.8 for _, iou in named), named
+    assert all(r.label is not None for r in readings)
+
+
+def test_half_of_a_block_that_was_never_enrolled_stays_unknown():
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != "white4"})
+    for second in (_box(250, 226), _box(340, 100)):
+        readings = rec.read(_touching(deck, [("white1", _box(250, 100)), ("white4", second)]))
+        assert [r.label for r in readings if r.label is not None] == ["white1"], readings

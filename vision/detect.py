@@ -26,6 +26,8 @@ MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
 BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
+# Two cards touching end to end, outlined as one: long side over short about 2 x 1.40.
+STRIP_ASPECT = (2.3, 3.3)
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -107,6 +109,12 @@ def _roughly_card_shaped(q: np.ndarray) -> bool:
     return 0.97 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
 
 
+def _roughly_strip_shaped(q: np.ndarray) -> bool:
+    """The same for two cards end to end."""
+    ratio = _aspect(q)
+    return 0.9 * STRIP_ASPECT[0] <= ratio <= 1.1 * STRIP_ASPECT[1]
+
+
 def _aspect(q: np.ndarray) -> float:
     a, b = _side_pairs(q)
     return max(a, b) / max(1e-6, min(a, b))
@@ -156,11 +164,14 @@ def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     return bool(detect_markers(patch))
 
 
-def _card_shaped(q: np.ndarray, img_area: float) -> bool:
+def _card_shaped(q: np.ndarray, img_area: float,
+                 aspect: tuple[float, float] = (MIN_ASPECT, MAX_ASPECT), cards: int = 1) -> bool:
+    """Convex, of a card's size (``cards`` cards' for a strip), proportions within
+    ``aspect``, opposite sides alike and corners near right angles."""
     if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
         return False
     area = cv2.contourArea(q)
-    if not MIN_AREA_FRAC * img_area <= area <= MAX_AREA_FRAC * img_area:
+    if not cards * MIN_AREA_FRAC * img_area <= area <= MAX_AREA_FRAC * img_area:
         return False
     pts = q.tolist()  # plain floats: a handful of numbers, no array overhead
     vec = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
@@ -168,7 +179,7 @@ def _card_shaped(q: np.ndarray, img_area: float) -> bool:
     a = (sides[0] + sides[2]) / 2
     b = (sides[1] + sides[3]) / 2
     ratio = max(a, b) / max(1e-6, min(a, b))
-    if not MIN_ASPECT <= ratio <= MAX_ASPECT:
+    if not aspect[0] <= ratio <= aspect[1]:
         return False
     # Opposite sides of similar length (perspective shortens, but not that much).
     if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]):
@@ -247,6 +258,57 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, 
     return np.float32(out), support
 
 
+def _keep_strip(contour: np.ndarray, q: np.ndarray, near: np.ndarray, img_area: float,
+                blocks: list[np.ndarray]) -> None:
+    """Add the outline to ``blocks`` if it is a strip of two cards end to end. Its long
+    outline is loosely fitted by four corners: each side is fitted again to the outline's
+    points along it before being pushed onto the edge."""
+    q = _fit_sides(contour, q)
+    if q is None:
+        return
+    short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
+    q, s = _refine(q, near, REACH * short)
+    if (s.min() >= MIN_SIDE_SUPPORT and s.mean() >= MIN_MEAN_SUPPORT
+            and _card_shaped(q, img_area, STRIP_ASPECT, cards=2)):
+        blocks.append(q)
+
+
+def _fit_sides(contour: np.ndarray, q: np.ndarray) -> np.ndarray | None:
+    """The quad whose sides are lines fitted to the contour's points near each side of
+    ``q`` (away from its corners); None when a side has too few points."""
+    pts = _dense(contour)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        d = b - a
+        n = float(np.hypot(*d))
+        t = ((pts - a) @ d) / (n * n)
+        off = np.abs((pts - a) @ np.float32([-d[1], d[0]])) / n
+        near = pts[(t > 0.1) & (t < 0.9) & (off < 0.05 * n + 2)]
+        if len(near) < 2:
+            return None
+        dx, dy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((float(x), float(y), float(dx), float(dy)))
+    out = []
+    for i in range(4):
+        x = _cross_lines(lines[i - 1], lines[i])
+        if x is None:
+            return None
+        out.append(x)
+    return np.float32(out)
+
+
+def _dense(contour: np.ndarray) -> np.ndarray:
+    """A contour's points about a pixel apart (a simplified contour keeps only the ends of
+    each straight run)."""
+    p = contour.reshape(-1, 2).astype(np.float32)
+    d = np.roll(p, -1, axis=0) - p
+    steps = np.maximum(1, np.abs(d).max(axis=1).astype(int))
+    k = np.repeat(np.arange(len(p)), steps)
+    t = (np.arange(len(k)) - np.repeat(np.cumsum(steps) - steps, steps)) / steps[k]
+    return p[k] + t[:, None].astype(np.float32) * d[k]
+
+
 def _cross_lines(l1, l2):
     """Where two lines meet, each given as (x, y, dx, dy); None when they are parallel."""
     x1, y1, dx1, dy1 = l1
@@ -270,6 +332,30 @@ def _inter(a, b):
 def find_cards(image: np.ndarray) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
     (see ``order_corners``)."""
+    return _find(image, blocks=None)
+
+
+def find_outlines(image: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The cards (as ``find_cards``) and, apart, blocks: four-sided outlines that may be two
+    cards touching with no visible seam between them. A block is a strip shaped like two
+    cards end to end (``STRIP_ASPECT``), or a card-shaped outline that holds a card found on
+    its own (two cards side by side). A reader can try each half of a block (``halves``)."""
+    blocks: list[np.ndarray] = []
+    cards = _find(image, blocks=blocks)
+    return cards, [order_corners(q) for q in blocks]
+
+
+def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The two halves of a quad cut across its long sides, each in order around itself
+    (``order_corners``): two cards where one block of two was outlined."""
+    q = order_corners(quad)  # side 0->1 is a short side
+    m12 = (q[1] + q[2]) / 2
+    m30 = (q[3] + q[0]) / 2
+    return (order_corners(np.float32([q[0], q[1], m12, m30])),
+            order_corners(np.float32([m30, m12, q[2], q[3]])))
+
+
+def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray]:
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
     edges = _edges(grey)
@@ -309,6 +395,8 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
             continue
         seen.append((float(cx), float(cy), float(area)))
         if not _roughly_card_shaped(q):
+            if blocks is not None and area >= MIN_AREA_FRAC * img_area and _roughly_strip_shaped(q):
+                _keep_strip(c, q, near, img_area, blocks)
             continue
         if any(abs(cx - x) < 3.0 and abs(cy - y) < 3.0 and 0.7 * a < area < a
                for x, y, a in found):
@@ -337,12 +425,13 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
         fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4
         found.append((float(fx), float(fy), float(cv2.contourArea(q))))
         kept.append(q.reshape(-1, 1, 2))
-    return [order_corners(q) for q in _resolve(cands)]
+    return [order_corners(q) for q in _resolve(cands, blocks)]
 
 
-def _resolve(cands: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
+def _resolve(cands: list[tuple[float, np.ndarray]],
+             blocks: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Drop duplicates (the same card found twice, a card's inner frame) and blocks made of
-    two or more cards that were also found one by one."""
+    two or more cards that were also found one by one (added to ``blocks`` if given)."""
     if not cands:
         return []
     quads = [q for _, q in cands]
@@ -359,6 +448,8 @@ def _resolve(cands: list[tuple[float, np.ndarray]]) -> list[np.ndarray]:
                     and np.linalg.norm(centres[i] - centres[j]) > 0.15 * np.sqrt(areas[i])
                     and _inter(quads[i], quads[j]) >= 0.85 * areas[j]):
                 drop[i] = True
+                if blocks is not None:
+                    blocks.append(quads[i])
                 break
     # Duplicates: keep the larger of two that mostly coincide (outer edge over inner frame).
     order = sorted(range(n), key=lambda k: -areas[k])

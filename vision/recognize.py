@@ -537,13 +537,42 @@ class Recognizer:
         return Match(label if sure and score >= self.threshold else None, max(0.0, score), label)
 
     def read(self, image: np.ndarray) -> list[Reading]:
-        """Every card on the scene: where it is and which card it is (label None if unsure)."""
-        from vision.detect import find_cards
+        """Every card on the scene: where it is and which card it is (label None if unsure).
 
+        Cards touching with no visible seam between them (white-bordered cards side by side)
+        are outlined as one block: a card-shaped outline no card is recognised in, or a block
+        found beside the cards (``vision.detect.find_outlines``), is cut in two, and each half
+        not on a card already found that the first look names surely is a card.
+        """
+        from vision.detect import find_outlines
+
+        cards, blocks = find_outlines(image)
         out = []
-        for corners in find_cards(image):
+        for corners in cards:
             m = self.classify_quad(image, corners)
-            out.append(Reading(m.label, m.score, corners))
+            parts = self._halves_named(image, corners, cards) if m.label is None else []
+            out.extend(parts or [Reading(m.label, m.score, corners)])
+        for block in blocks:
+            out.extend(self._halves_named(image, block, cards))
+        return out
+
+    def _halves_named(self, image: np.ndarray, corners: np.ndarray,
+                      cards: Sequence[np.ndarray]) -> list[Reading]:
+        """The halves of a block (``vision.detect.halves``) that the first look names, but
+        for a half whose middle lies on another of ``cards``."""
+        from vision.detect import halves
+
+        if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
+            return []
+        out = []
+        for half in halves(corners):
+            middle = tuple(float(v) for v in half.mean(axis=0))
+            if any(c is not corners and cv2.pointPolygonTest(c.reshape(-1, 1, 2), middle,
+                                                             False) > 0 for c in cards):
+                continue
+            m = self._glance(self._thumb_corr(self._quad_thumb(image, half)))
+            if m.label is not None:
+                out.append(Reading(m.label, m.score, half))
         return out
 
     # -- enrolment checks ---------------------------------------------------------------------
