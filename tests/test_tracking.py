@@ -328,3 +328,16 @@ def test_slots_out_of_the_picture_mean_looking_everywhere():
     tracker = RevealTracker(ColourRecognizer())
     tracker.mat = FarMat()
     assert tracker.region((480, 640)) == (0, 0, 640, 480)
+
+
+def test_the_region_follows_a_change_of_picture_size():
+    class BigMat:  # slots spread over 0..2000 pixels, whatever the picture's size
+        def mat_to_image(self, points):
+            return np.float32(points) * 5.0
+
+    tracker = RevealTracker(ColourRecognizer())
+    tracker.mat = BigMat()
+    x0, y0, x1, y1 = tracker.region((480, 640))
+    assert x1 <= 640 and y1 <= 480
+    x0, y0, x1, y1 = tracker.region((960, 1280))  # the camera now gives larger pictures
+    assert x1 > 640 and y1 > 480 and x1 <= 1280 and y1 <= 960
