@@ -562,15 +562,13 @@ class Recognizer:
         for a half whose middle lies on another of ``cards``."""
         from vision.detect import halves
 
-        if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
-            return []
         out = []
         for half in halves(corners):
             middle = tuple(float(v) for v in half.mean(axis=0))
             if any(c is not corners and cv2.pointPolygonTest(c.reshape(-1, 1, 2), middle,
                                                              False) > 0 for c in cards):
                 continue
-            m = self._glance(self._thumb_corr(self._quad_thumb(image, half)))
+            m = self.glance_quad(image, half)
             if m.label is not None:
                 out.append(Reading(m.label, m.score, half))
         return out
