@@ -28,6 +28,9 @@ BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the blo
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
 # Two cards touching end to end, outlined as one: long side over short about 2 x 1.40.
 STRIP_ASPECT = (2.3, 3.3)
+# A cheap first look, before a side is refined: proportions not far from these.
+ROUGH_CARD_ASPECT = (0.97 * MIN_ASPECT, 1.15 * MAX_ASPECT)
+ROUGH_STRIP_ASPECT = (0.9 * STRIP_ASPECT[0], 1.1 * STRIP_ASPECT[1])
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -72,24 +75,10 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
         return None
     sides = [(np.linalg.norm(approx[(i + 1) % n] - approx[i]), i) for i in range(n)]
     keep = sorted(i for _, i in sorted(sides, reverse=True)[:4])
-    lines = [(approx[i], approx[(i + 1) % n]) for i in keep]
-    pts = []
-    for k in range(4):
-        p = _intersect(lines[k], lines[(k + 1) % 4])
-        if p is None:
-            return None
-        pts.append(p)
-    return np.float32(pts)
-
-
-def _intersect(l1, l2):
-    (p1, p2), (p3, p4) = l1, l2
-    d1, d2 = p2 - p1, p4 - p3
-    den = d1[0] * d2[1] - d1[1] * d2[0]
-    if abs(den) < 1e-6:
-        return None
-    t = ((p3[0] - p1[0]) * d2[1] - (p3[1] - p1[1]) * d2[0]) / den
-    return p1 + t * d1
+    pts = approx.tolist()
+    lines = [(*pts[i], pts[(i + 1) % n][0] - pts[i][0], pts[(i + 1) % n][1] - pts[i][1])
+             for i in keep]
+    return _corners(lines[1:] + lines[:1])  # corner 0 where the first kept side ends
 
 
 def _side_pairs(q: np.ndarray) -> tuple[float, float]:
@@ -101,18 +90,6 @@ def _side_pairs(q: np.ndarray) -> tuple[float, float]:
     s2 = math.hypot(dx - cx, dy - cy)
     s3 = math.hypot(ax - dx, ay - dy)
     return s0 + s2, s1 + s3
-
-
-def _roughly_card_shaped(q: np.ndarray) -> bool:
-    """A cheap first look, before refining: proportions not far from a card's."""
-    ratio = _aspect(q)
-    return 0.97 * MIN_ASPECT <= ratio <= 1.15 * MAX_ASPECT
-
-
-def _roughly_strip_shaped(q: np.ndarray) -> bool:
-    """The same for two cards end to end."""
-    ratio = _aspect(q)
-    return 0.9 * STRIP_ASPECT[0] <= ratio <= 1.1 * STRIP_ASPECT[1]
 
 
 def _aspect(q: np.ndarray) -> float:
@@ -249,13 +226,10 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, 
         nx, ny = nrm_l[i]
         (ax, ay), (bx, by) = p_l[i], r_l[i]
         lines.append((ax + off * nx, ay + off * ny, bx - ax, by - ay))
-    out = []
-    for i in range(4):
-        x = _cross_lines(lines[i - 1], lines[i])
-        if x is None:
-            return q, np.zeros(4, np.float32)
-        out.append(x)
-    return np.float32(out), support
+    out = _corners(lines)
+    if out is None:
+        return q, np.zeros(4, np.float32)
+    return out, support
 
 
 def _keep_strip(contour: np.ndarray, q: np.ndarray, near: np.ndarray, img_area: float,
@@ -289,13 +263,7 @@ def _fit_sides(contour: np.ndarray, q: np.ndarray) -> np.ndarray | None:
             return None
         dx, dy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((float(x), float(y), float(dx), float(dy)))
-    out = []
-    for i in range(4):
-        x = _cross_lines(lines[i - 1], lines[i])
-        if x is None:
-            return None
-        out.append(x)
-    return np.float32(out)
+    return _corners(lines)
 
 
 def _dense(contour: np.ndarray) -> np.ndarray:
@@ -307,6 +275,18 @@ def _dense(contour: np.ndarray) -> np.ndarray:
     k = np.repeat(np.arange(len(p)), steps)
     t = (np.arange(len(k)) - np.repeat(np.cumsum(steps) - steps, steps)) / steps[k]
     return p[k] + t[:, None].astype(np.float32) * d[k]
+
+
+def _corners(lines) -> np.ndarray | None:
+    """The four corners where each side line meets the one before it, each line given as
+    (x, y, dx, dy): corner i begins side i. None when two neighbouring sides are parallel."""
+    out = []
+    for i in range(4):
+        x = _cross_lines(lines[i - 1], lines[i])
+        if x is None:
+            return None
+        out.append(x)
+    return np.float32(out)
 
 
 def _cross_lines(l1, l2):
@@ -394,8 +374,10 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray
                for x, y, a in seen):
             continue
         seen.append((float(cx), float(cy), float(area)))
-        if not _roughly_card_shaped(q):
-            if blocks is not None and area >= MIN_AREA_FRAC * img_area and _roughly_strip_shaped(q):
+        ratio = _aspect(q)
+        if not ROUGH_CARD_ASPECT[0] <= ratio <= ROUGH_CARD_ASPECT[1]:
+            if (blocks is not None and area >= MIN_AREA_FRAC * img_area
+                    and ROUGH_STRIP_ASPECT[0] <= ratio <= ROUGH_STRIP_ASPECT[1]):
                 _keep_strip(c, q, near, img_area, blocks)
             continue
         if any(abs(cx - x) < 3.0 and abs(cy - y) < 3.0 and 0.7 * a < area < a
@@ -406,7 +388,7 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray
                       for k in kept)
         if any(cv2.pointPolygonTest(m, (float(cx), float(cy)), False) > 0 for m in markers):
             continue  # the inside of a marker
-        if _aspect(q) < SQUARISH:
+        if ratio < SQUARISH:
             if on_card:
                 continue  # a square on a card is its picture, neither a card nor a marker
             if _is_marker(grey, q):
