@@ -141,8 +141,12 @@ class Kiosk:
         return None
 
     def shutdown(self, *, reboot: bool = False) -> str | None:
-        """Switch the table off (or restart it) safely; a sentence when that fails."""
-        self.notifier.stopping("Restarting" if reboot else "Switching off")
+        """Switch the table off (or restart it) safely; a sentence when that fails.
+
+        systemd only hears a status line here: STOPPING=1 would start its stop timeout, and a
+        refused power-off would then end in the table being killed and restarted. A power-off
+        that works stops the service anyway, and ``stop`` says STOPPING=1."""
+        self.notifier.status("Restarting" if reboot else "Switching off")
         message = shutdown(reboot=reboot)
         if message is not None:
             self.notifier.status(message)
