@@ -9,7 +9,6 @@ import uuid
 
 import pytest
 
-from companion.kiosk import notify
 from companion.kiosk.notify import Notifier, Watchdog
 
 
@@ -86,30 +85,26 @@ def test_status_is_utf8(systemd):
     assert systemd.messages() == [{"STATUS": "앤의 차례"}]
 
 
-def test_module_functions_read_the_environment(systemd, monkeypatch):
+def test_the_environment_is_read_by_default(systemd, monkeypatch):
     monkeypatch.setenv("NOTIFY_SOCKET", systemd.env_value)
     monkeypatch.setenv("WATCHDOG_USEC", "20000000")
     monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
-    assert notify.ready()
-    assert notify.watchdog_ping()
-    assert notify.status("ok")
-    assert notify.stopping("bye")
-    assert notify.watchdog_interval() == 20.0
-    msgs = systemd.messages()
-    assert [sorted(m) for m in msgs] == [
-        ["MAINPID", "READY"], ["WATCHDOG"], ["STATUS"], ["STATUS", "STOPPING"],
-    ]
-    assert msgs[0]["MAINPID"] == str(os.getpid())
+    n = Notifier()
+    assert n.watchdog_interval == 20.0
+    assert n.ready() and n.stopping("bye")
+    assert [sorted(m) for m in systemd.messages()] == [["MAINPID", "READY"],
+                                                      ["STATUS", "STOPPING"]]
 
 
 def test_no_socket_means_no_op(monkeypatch):
     monkeypatch.delenv("NOTIFY_SOCKET", raising=False)
     monkeypatch.delenv("WATCHDOG_USEC", raising=False)
-    assert notify.ready() is False
-    assert notify.watchdog_ping() is False
-    assert notify.status("x") is False
-    assert notify.stopping() is False
-    assert notify.watchdog_interval() is None
+    n = Notifier()  # from the environment
+    assert n.ready() is False
+    assert n.watchdog_ping() is False
+    assert n.status("x") is False
+    assert n.stopping() is False
+    assert n.watchdog_interval is None
     assert Watchdog(clock=lambda: 0.0).tick() is False
 
 

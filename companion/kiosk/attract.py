@@ -169,7 +169,6 @@ class AttractScreen:
                  seconds: float = PAGE_SECONDS):
         self.size = size
         self._font = Fonts(font_path)
-        self.font_path = self._font.path
         self.seconds = seconds
         self._shown: tuple[str, int] | None = None
 

@@ -14,13 +14,14 @@ pings come from the main loop itself, through :class:`Watchdog`, and a frozen lo
 Outside systemd (no ``NOTIFY_SOCKET``) every call here does nothing and returns False. A
 notification that cannot be sent never raises: the game goes on either way.
 
-    from companion.kiosk import notify
-    notify.ready("Table ready")
-    dog = notify.Watchdog()
+    from companion.kiosk.notify import Notifier, Watchdog
+    systemd = Notifier()
+    systemd.ready("Table ready")
+    dog = Watchdog(systemd)
     while running:
         handle_one_input()
         dog.tick()
-    notify.stopping()
+    systemd.stopping()
 """
 
 from __future__ import annotations
@@ -33,15 +34,7 @@ from collections.abc import Callable, Mapping
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "Notifier",
-    "Watchdog",
-    "ready",
-    "status",
-    "stopping",
-    "watchdog_interval",
-    "watchdog_ping",
-]
+__all__ = ["Notifier", "Watchdog"]
 
 
 class Notifier:
@@ -117,7 +110,7 @@ class Watchdog:
         *,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self.notifier = notifier if notifier is not None else _default()
+        self.notifier = notifier if notifier is not None else Notifier()
         self.clock = clock
         self._last: float | None = None
 
@@ -173,33 +166,3 @@ def _watchdog_interval(env: Mapping[str, str], pid: int) -> float | None:
 def _status_line(text: str) -> str:
     # One datagram carries newline-separated assignments: a newline would end the status.
     return "STATUS=" + " ".join(str(text).split())
-
-
-def _default() -> Notifier:
-    # Read the environment at each call, as sd_notify(3) does: it is a dict look-up.
-    return Notifier()
-
-
-def ready(text: str | None = None) -> bool:
-    """``READY=1`` to the socket from the environment (no-op outside systemd)."""
-    return _default().ready(text)
-
-
-def watchdog_ping() -> bool:
-    """``WATCHDOG=1`` to the socket from the environment (no-op outside systemd)."""
-    return _default().watchdog_ping()
-
-
-def status(text: str) -> bool:
-    """``STATUS=text`` to the socket from the environment (no-op outside systemd)."""
-    return _default().status(text)
-
-
-def stopping(text: str | None = None) -> bool:
-    """``STOPPING=1`` to the socket from the environment (no-op outside systemd)."""
-    return _default().stopping(text)
-
-
-def watchdog_interval() -> float | None:
-    """The watchdog interval in seconds meant for this process, or None."""
-    return _default().watchdog_interval

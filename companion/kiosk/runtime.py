@@ -97,9 +97,6 @@ class Kiosk:
         out, self._pending = self._pending + new, []
         return out
 
-    def _say(self, message: str) -> None:
-        self._pending.append(message)
-
     # ------------------------------------------------------------------------------ the loop
     def ready(self, text: str = "The table is ready") -> None:
         """Start-up is over: systemd may consider the service running."""
@@ -115,10 +112,6 @@ class Kiosk:
             if now - self._last_retry >= RETRY_SAVE_EVERY:
                 self._last_retry = now
                 self.session.retry_save()
-
-    def status(self, text: str) -> None:
-        """A line for `systemctl status`, e.g. the round and whose turn it is."""
-        self.notifier.status(text)
 
     # ------------------------------------------------------------------------ operator menu
     def change_settings(self, **changes: Any) -> str | None:

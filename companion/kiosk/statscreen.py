@@ -48,7 +48,6 @@ class StatsScreen:
         self.size = size
         self.language = language
         self._font = Fonts(font_path)
-        self.font_path = self._font.path
 
     def rows_that_fit(self, count: int) -> int:
         """How many players' rows fit under the title and the header."""
