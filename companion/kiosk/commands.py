@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -51,9 +50,7 @@ def _database_path(args) -> Path:
 
     config_path = args.config
     if config_path is None:
-        env_dir = os.environ.get("CONFIGURATION_DIRECTORY")
-        candidate = Path(env_dir.split(":")[0]) / "config.toml" if env_dir else DEFAULT_CONFIG
-        config_path = candidate if candidate.exists() else None
+        config_path = DEFAULT_CONFIG if DEFAULT_CONFIG.exists() else None
     config, warnings = load_config(config_path)
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -143,9 +143,7 @@ def _fingerprint(events: Sequence[Mapping[str, Any]]) -> str:
 def _utc(moment: datetime | None) -> datetime:
     if moment is None:
         return datetime.now(UTC)
-    if moment.tzinfo is None:
-        return moment.astimezone(UTC)  # a naive time is the machine's local time
-    return moment.astimezone(UTC)
+    return moment.astimezone(UTC)  # a naive time is taken as the machine's local time
 
 
 def _check_game(events: Sequence[Mapping[str, Any]], state: Mapping[str, Any]) -> list[str]:
