@@ -12,7 +12,7 @@ import pytest
 from companion.cli import main
 from companion.kiosk.history import History, HistoryError
 from companion.simulate import play_game
-from companion.tablelog import load_game, replay_bytes, replay_file
+from companion.tablelog import TableLog, load_game, replay_bytes, replay_file
 
 
 def finished_game(players, seed, *, with_undo=False):
@@ -129,6 +129,11 @@ def test_export_as_table_log_replays_to_the_same_game(history, tmp_path):
     assert text.endswith("\n")
     assert [json.loads(line) for line in text.splitlines()] == events
     assert {"event": "undo"} in [json.loads(line) for line in text.splitlines()]
+    written = tmp_path / "table.jsonl"  # the same game as the table itself writes it
+    with TableLog(written, fsync=False) as table_log:
+        for event in events:
+            table_log.append(event)
+    assert text == written.read_text(encoding="utf-8")
     log = tmp_path / "exported.jsonl"
     log.write_text(text, encoding="utf-8")
     replay = replay_file(log)

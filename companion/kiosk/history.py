@@ -35,6 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.tablelog import encode
+
 __all__ = [
     "GAME_NAME",
     "SOURCE_NAME",
@@ -261,7 +263,7 @@ class History:
         first = events[0].get("first") or names[0]
         winners = set(state.get("winners", []))
         fingerprint = _fingerprint(events)
-        log = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events)
+        log = b"".join(map(encode, events)).decode("utf-8")  # as the table writes it
         finished = _utc(finished_at).isoformat(timespec="seconds")
         started = None if started_at is None else _utc(started_at).isoformat(timespec="seconds")
         c = self._conn
