@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from companion.app.screens import palette
+
 __all__ = ["PAGES", "PAGE_SECONDS", "AttractScreen", "Fonts", "find_font", "page_at", "wrap"]
 
 PAGE_SECONDS = 8.0
@@ -99,7 +101,7 @@ PAGES: dict[str, list[tuple[str, list[str]]]] = {
 FOOTER = "Press any button to play  ·  아무 버튼이나 눌러 시작하세요"
 LANGUAGE_ORDER = ("en", "ko")
 
-_FONT_NAMES = ("NanumSquareR.ttf", "NanumGothic.ttf", "NanumBarunGothic.ttf")
+_FONT_NAMES = ("NanumSquareR.ttf", "NanumGothic.ttf", "NanumBarunGothic.ttf")  # system
 _SYSTEM_FONT_DIRS = ("/usr/share/fonts/truetype/nanum", "/usr/share/fonts/opentype/nanum")
 
 
@@ -112,15 +114,10 @@ def page_at(t: float, *, seconds: float = PAGE_SECONDS) -> tuple[str, int]:
 
 def find_font() -> Path | None:
     """A font with Hangul: the app's (assets/fonts), else a system Nanum font, else None."""
-    from companion.app.screens.assets import assets_dir
+    from companion.app.screens.assets import font_path
 
-    candidates = [assets_dir() / "fonts"]
-    candidates.extend(Path(d) for d in _SYSTEM_FONT_DIRS)
-    for folder in candidates:
-        for name in _FONT_NAMES:
-            if (folder / name).is_file():
-                return folder / name
-    return None
+    return font_path() or next((Path(d) / name for d in _SYSTEM_FONT_DIRS for name in _FONT_NAMES
+                                if (Path(d) / name).is_file()), None)
 
 
 def wrap(text: str, measure, width: int) -> list[str]:
@@ -160,10 +157,10 @@ class Fonts:
 class AttractScreen:
     """Draws the attract screen's pages; redraws only when the page changes."""
 
-    BACKGROUND = (18, 16, 32)
-    TITLE = (250, 214, 120)
-    TEXT = (236, 236, 244)
-    DIM = (150, 150, 176)
+    BACKGROUND = palette.NIGHT
+    TITLE = palette.NIGHT_TITLE
+    TEXT = palette.NIGHT_TEXT
+    DIM = palette.NIGHT_DIM
 
     def __init__(self, size: tuple[int, int], *, font_path: str | os.PathLike[str] | None = None,
                  seconds: float = PAGE_SECONDS):

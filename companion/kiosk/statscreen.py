@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from companion.app.screens import palette
 from companion.kiosk.attract import (
     LANGUAGE_ORDER,
     LINE,
@@ -36,10 +37,10 @@ LABELS = {
 class StatsScreen:
     """A table of players, most wins first, as many rows as fit."""
 
-    BACKGROUND = (18, 16, 32)
-    TITLE = (250, 214, 120)
-    TEXT = (236, 236, 244)
-    DIM = (150, 150, 176)
+    BACKGROUND = palette.NIGHT
+    TITLE = palette.NIGHT_TITLE
+    TEXT = palette.NIGHT_TEXT
+    DIM = palette.NIGHT_DIM
 
     def __init__(self, size: tuple[int, int], *, language: str = "en",
                  font_path: str | os.PathLike[str] | None = None):

@@ -1,4 +1,5 @@
-"""The table screens' colours, shared by the table and the operator menu drawn over it."""
+"""The screens' colours: the table and the operator menu drawn over it, and the kiosk's
+attract and players' screens."""
 
 BG = (24, 26, 34)
 PANEL = (38, 42, 54)
@@ -15,3 +16,8 @@ SEAT_RGB = {"Red": (220, 70, 70), "Orange": (240, 140, 50), "Yellow": (230, 210,
             "Green": (80, 190, 100), "Blue": (80, 140, 235), "Purple": (170, 100, 220)}
 CARD_RGB = {"ghost": (200, 205, 230), "vampire": (170, 40, 60), "living_armor": (120, 130, 150),
             "butler": (60, 70, 110), "cook": (220, 150, 60), "cleaner": (90, 160, 140)}
+# The kiosk's own screens (attract pages, players' statistics): a night sky.
+NIGHT = (18, 16, 32)
+NIGHT_TITLE = (250, 214, 120)
+NIGHT_TEXT = (236, 236, 244)
+NIGHT_DIM = (150, 150, 176)
