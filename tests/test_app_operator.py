@@ -97,6 +97,47 @@ def test_a_long_press_alone_still_reaches_the_game_once_its_window_has_passed():
     assert ctl.game.events[-1]["accepted"] is False and ctl.menu is None
 
 
+def test_a_long_press_waiting_for_its_partner_is_dropped_when_f10_opens_the_menu():
+    ctl, _ = _midgame()
+    ctl.handle(seat(1))
+    events = len(ctl.game.events)
+    ctl.handle(LONG_BACK)
+    ctl.handle(Press("operator"))  # F10 while the long Back waits for a long Undo
+    assert ctl.menu is not None
+    ctl.handle(Tick(100.0 + COMBO_WINDOW + 5))
+    assert len(ctl.game.events) == events and ctl.phase == "answer"  # the game left alone
+
+
+def test_the_dials_blinking_under_the_open_menu_do_not_draw_over_it():
+    from hardware.panel import virtual_panel
+    from tests.app_scenes import SCENES
+
+    ctl, _ = SCENES["turn"]()
+    t = [0.0]
+    panel = virtual_panel(events=queue.Queue(), clock=lambda: t[0], animate=False)
+    try:
+        panel.show(ctl.state)
+        ctl.handle(Press("operator"))
+        surface = pygame.Surface((1280, 720))
+        app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel,
+                                                           card_art=False),
+                  clock=lambda: t[0], update=lambda areas: None)
+        app.step()
+        menu = pygame.surfarray.array3d(surface).copy()
+        t[0] = 0.7  # the turn's candles go dark under the menu
+        panel.tick()
+        app.step()
+        assert app.light_redraws == 0
+        assert (pygame.surfarray.array3d(surface) == menu).all()  # the menu as it was drawn
+        ctl.handle(Press("operator"))  # closed: the table, with the dials as they are now
+        app.step()
+        full = pygame.Surface((1280, 720))
+        TableScreen((1280, 720), panel=panel, card_art=False).draw(full, ctl)
+        assert (pygame.surfarray.array3d(surface) == pygame.surfarray.array3d(full)).all()
+    finally:
+        panel.close()
+
+
 def test_a_long_undo_too_late_after_a_long_back_does_not_open_and_undoes():
     ctl, _ = _midgame()
     events = len(ctl.game.events)

@@ -191,8 +191,8 @@ class App:
         lights = self._lights()
         animating = bool(self.ctl.effects)
         if not force and not animating and self.ctl.version == self.drawn_version:
-            if lights == self._drawn_lights:
-                return False
+            if lights == self._drawn_lights or self.ctl.menu is not None:
+                return False  # (the dials under an open menu wait until it closes)
             # Only the virtual dials moved (a blinking turn): redraw just their lights.
             self._drawn_lights = lights
             areas = self.screen.draw_lights(self.display, self.ctl)
