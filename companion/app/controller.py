@@ -267,6 +267,7 @@ class Controller:
     def _open_menu(self) -> None:
         self.menu = OperatorMenu()
         self.effects = []
+        self._combo.held = None  # a long press waiting for its partner never reaches the game
 
     def _close_menu(self) -> None:
         self.menu = None
