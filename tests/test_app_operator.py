@@ -308,14 +308,30 @@ def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
             return 0
 
     ctl = Controller(Game)
+    ctl.handle(Press("operator"))  # the staff watch the camera check while setting up
     t = [1.0]
     app = App(ctl, camera=Feed(), clock=lambda: t[0])
     app.step()
     assert ctl.mat_found is False
+    version = ctl.version
     Feed.tracker.mat = object()
     t[0] += 0.5  # a quiet table's camera is read a few times a second
     app.step()
     assert ctl.mat_found is True
+    assert ctl.version > version  # so the open menu's camera line is drawn again
+
+
+def test_cards_laid_while_the_menu_is_open_show_in_its_camera_check():
+    ctl = Controller(Game, camera=True)
+    ctl.set_mat_found(True)
+    ctl.handle(Seen("b", "ghost"))
+    ctl.handle(Press("operator"))
+    version = ctl.version
+    ctl.handle(Seen("a", "cook"))  # held back from the game while the menu is open...
+    ctl.handle(Taken("b"))
+    assert ctl.version > version  # ...but the menu is drawn again
+    assert camera_line(ctl, "en") == "Camera: working, mat found. Cards seen: A Cook."
+    assert ctl.game.event_count == 0
 
 
 def test_safe_shutdown_asks_first_and_shows_why_it_failed():

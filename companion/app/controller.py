@@ -204,8 +204,7 @@ class Controller:
     def _signature(self):
         return (self.phase, self.message, len(self.effects), self.language, self.game.event_count,
                 repr(self.pending), tuple(self.joined), self.summary is None, self.quit,
-                repr(self.menu), self.seats_in_use, self.led_brightness, self.mat_found,
-                self.camera)
+                repr(self.menu), self.seats_in_use, self.led_brightness, len(self._deferred))
 
     def _say(self, key: str, **args) -> None:
         self.message = (key, args)
@@ -253,6 +252,25 @@ class Controller:
         """A message from the catalogue, from outside the flow."""
         self._say(key, **args)
         self.version += 1
+
+    def set_mat_found(self, found: bool | None) -> None:
+        """The camera found the mat or lost it (None: not known), for the camera check."""
+        if found != self.mat_found:
+            self.mat_found = found
+            self.version += 1
+
+    def slots_seen(self) -> dict[str, str]:
+        """The identity lying in each slot as the camera last read it, counting what it read
+        while the operator menu held the game (slot -> identity)."""
+        seen = {zone: ident for zone, (ident, _fresh) in self.mat.items() if ident is not None}
+        for inp in self._deferred:
+            identity = _label_identity(inp.label) if isinstance(inp, Seen) \
+                and inp.score >= self.min_score else None
+            if identity is None:
+                seen.pop(inp.zone, None)
+            else:
+                seen[inp.zone] = identity
+        return seen
 
     def set_camera(self, working: bool) -> None:
         """The camera came or went: without it, cards are picked on the screen."""

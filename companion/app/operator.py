@@ -82,14 +82,12 @@ def camera_status(ctl) -> tuple[str, list[tuple[str, str]]]:
     """The camera in plain words: a catalogue key, and the cards lying in the slots as
     (slot, identity). From what the controller knows: a camera set up or not, answering or
     not, the mat found or not (None: not known), and what the camera read in each slot."""
-    if not getattr(ctl, "camera_expected", False):
+    if not ctl.camera_expected:
         return "cam.none", []
     if not ctl.camera:
         return "cam.lost", []
-    mat_found = getattr(ctl, "mat_found", None)
-    if mat_found is False:
+    if ctl.mat_found is False:
         return "cam.no_mat", []
-    seen = [(zone.upper(), ident) for zone, (ident, _fresh) in sorted(ctl.mat.items())
-            if ident is not None]
-    key = "cam.mat" if mat_found else "cam.on"
+    seen = [(zone.upper(), ident) for zone, ident in sorted(ctl.slots_seen().items())]
+    key = "cam.mat" if ctl.mat_found else "cam.on"
     return (key if seen else key + "_empty"), seen
