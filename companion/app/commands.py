@@ -48,9 +48,6 @@ def register(subparsers) -> None:
                     "GPIO dials and buttons, full screen. Missing devices fall back to the "
                     "screen, with a warning.")
     run.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration")
-    run.add_argument("--log-dir", type=Path, default=None, metavar="DIR",
-                     help="where the table logs go when the kiosk parts are not installed "
-                          "(default ./games)")
     run.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
                      help="quit after this many seconds (for checks)")
     run.add_argument("--size", default=None, help="window size instead of full screen")
@@ -317,46 +314,21 @@ def cmd_demo(args) -> int:
 # ----- run --------------------------------------------------------------------------------
 
 def table_config(path: Path | None):
-    """The table's settings as a dict (camera, pins, language, names, log), messages for the
-    screen, and the kiosk runtime when it is installed (it then owns the table log).
+    """The table's settings as a dict (camera, pins, language, names, seats, brightness,
+    references), messages for the screen, and the kiosk runtime, which keeps the table log,
+    the settings and the history (the file's layout: assets/config.example.toml)."""
+    from companion.kiosk.runtime import Kiosk  # noqa: PLC0415
 
-    The file's layout is the kiosk's (assets/config.example.toml): top-level language and
-    names, [camera], [hardware] pins. Raises ValueError for a file that cannot be read at all
-    when no configuration module is installed to make the best of it."""
-    try:
-        from companion.kiosk.runtime import Kiosk  # noqa: PLC0415
-    except ImportError:
-        Kiosk = None
-    if Kiosk is not None:
-        kiosk = Kiosk.start(path)
-        return _settings(kiosk.config), kiosk.take_messages(), kiosk
-    try:
-        from companion.config import load_config  # noqa: PLC0415
-    except ImportError:
-        load_config = None
-    if load_config is not None:
-        config, warnings = load_config(path)
-        return _settings(config), list(warnings), None
-    data: dict = {}
-    if path is not None:
-        import tomllib  # noqa: PLC0415
-
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-            raise ValueError(str(err)) from err
-    hardware = data.get("hardware") or {}
-    return {"camera": data.get("camera") or {}, "pins": hardware.get("pins"),
-            "language": data.get("language", "en"), "names": data.get("names"),
-            "references": None}, [], None
+    kiosk = Kiosk.start(path)
+    return _settings(kiosk.config), kiosk.take_messages(), kiosk
 
 
 def _settings(config) -> dict:
-    refs = Path(config.state_dir) / "references" if getattr(config, "state_dir", None) else None
+    refs = Path(config.state_dir) / "references"
     return {"camera": dict(config.camera), "pins": config.pins, "language": config.language,
             "seats": config.seats, "led_brightness": config.led_brightness,
             "names": list(config.names) if config.names else None,
-            "references": refs if refs is not None and refs.is_dir() else None}
+            "references": refs if refs.is_dir() else None}
 
 
 def _attract(app, kiosk, size) -> None:
@@ -382,7 +354,7 @@ def cmd_run(args) -> int:
     from companion.app.devices import open_camera, open_panel, virtual_panel  # noqa: PLC0415
     from companion.app.loop import App  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
-    from companion.tablelog import TableLog, load_game  # noqa: PLC0415
+    from companion.tablelog import load_game  # noqa: PLC0415
 
     try:
         cfg, notices, kiosk = table_config(args.config)
@@ -391,6 +363,12 @@ def cmd_run(args) -> int:
         return 2
     for notice in notices:
         print(f"companion: warning: {notice}", file=sys.stderr)
+    try:
+        names = seat_names(args.names or cfg["names"])
+    except ValueError as err:
+        print(f"companion: names: {err}", file=sys.stderr)
+        kiosk.stop()
+        return 2
     inputs: queue.Queue = queue.Queue()
     warnings = []
     panel, why = open_panel(inputs, cfg["pins"])
@@ -400,41 +378,22 @@ def cmd_run(args) -> int:
               file=sys.stderr)
         warnings.append("warn.no_gpio")
         panel = virtual_panel(inputs)
-    camera, why = open_camera(cfg["camera"], inputs, cfg.get("references"))
+    camera, why = open_camera(cfg["camera"], inputs, cfg["references"])
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
               file=sys.stderr)
         warnings.append("warn.no_camera")
-    game = log = None
-    if kiosk is not None:  # the kiosk's session keeps the log, resumes and archives games
-        session = kiosk.session
-        if session.game.started:
-            game, log = load_game(session.logged), session
-        open_log = session.open_log
-    else:
-        log_dir = args.log_dir or Path("games")
-        log_dir.mkdir(parents=True, exist_ok=True)
-
-        def open_log(event):
-            n = 1
-            while (log_dir / f"game-{n:05d}.jsonl").exists():
-                n += 1
-            return TableLog(log_dir / f"game-{n:05d}.jsonl")
-
+    # The kiosk's session keeps the log, resumes and archives games; the operator menu's
+    # choices are kept, and it can switch the table off.
+    session = kiosk.session
+    game, log = (load_game(session.logged), session) if session.game.started else (None, None)
     lang = args.lang or cfg["language"]
-    try:
-        names = seat_names(args.names or cfg["names"])
-    except ValueError as err:
-        print(f"companion: names: {err}", file=sys.stderr)
-        return 2
-    operator = {}
-    if kiosk is not None:  # the operator menu's choices are kept, and it can switch off
-        operator = {"keep_settings": kiosk.change_settings,
-                    "shutdown": lambda: kiosk.shutdown(reboot=False)}
-    ctl = Controller(Game, open_log=open_log, game=game, log=log, camera=camera is not None,
-                     panel=panel, language=lang if lang in ("en", "ko") else "en", names=names,
-                     seats_in_use=cfg.get("seats", 6),
-                     led_brightness=cfg.get("led_brightness", 1.0), **operator)
+    ctl = Controller(Game, open_log=session.open_log, game=game, log=log,
+                     camera=camera is not None, panel=panel,
+                     language=lang if lang in ("en", "ko") else "en", names=names,
+                     seats_in_use=cfg["seats"], led_brightness=cfg["led_brightness"],
+                     keep_settings=kiosk.change_settings,
+                     shutdown=lambda: kiosk.shutdown(reboot=False))
     if notices:
         ctl.notice(notices[-1])
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -445,41 +404,33 @@ def cmd_run(args) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
     size = _size(args.size) if args.size else (1280, 720)
     try:
-        display = _open_display(pygame, size, fullscreen=args.size is None)
-    except pygame.error as err:
-        print(f"companion: cannot open the screen ({err}); check the display driver "
-              f"(SDL_VIDEODRIVER={os.environ.get('SDL_VIDEODRIVER', '')})", file=sys.stderr)
-        _close(panel)
-        if camera is not None:
-            camera.close()
-        if kiosk is not None:
-            kiosk.stop()
-        return 2
-    from companion.app.screens.table import TableScreen  # noqa: PLC0415
+        try:
+            display = _open_display(pygame, size, fullscreen=args.size is None)
+        except pygame.error as err:
+            print(f"companion: cannot open the screen ({err}); check the display driver "
+                  f"(SDL_VIDEODRIVER={os.environ.get('SDL_VIDEODRIVER', '')})", file=sys.stderr)
+            return 2
+        from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
-    screen = TableScreen(display.get_size(), panel=panel if virtual else None,
-                         warnings=warnings)
-    screen.warm(ctl.language)
-    app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
-              clock=time.monotonic, flip=pygame.display.flip, update=pygame.display.update)
+        screen = TableScreen(display.get_size(), panel=panel if virtual else None,
+                             warnings=warnings)
+        screen.warm(ctl.language)
+        app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
+                  clock=time.monotonic, flip=pygame.display.flip, update=pygame.display.update)
 
-    def on_pass():
-        if kiosk is not None:
+        def on_pass():
             kiosk.tick()  # the watchdog, and saving again after a full disk
             for message in kiosk.take_messages():
                 ctl.notice(message)
 
-    if kiosk is not None:
         _attract(app, kiosk, display.get_size())
         app.redraw(force=True)
         kiosk.ready()
-    try:
         return main_loop(app, pygame, fast=False, exit_when_over=False, max_steps=None,
                          quit_after=args.quit_after, on_pass=on_pass)
     finally:
         if camera is not None:
             camera.close()
         _close(panel)
-        if kiosk is not None:
-            kiosk.stop()
+        kiosk.stop()
         pygame.quit()
