@@ -46,8 +46,6 @@ __all__ = [
 LANGUAGES = ("en", "ko")
 MIN_SEATS, MAX_SEATS = 2, 6
 DEFAULT_CAMERA: dict[str, Any] = {"kind": "picamera2"}
-# The camera sources' kinds, checked here only when vision.sources is not installed.
-CAMERA_KINDS = ("picamera2", "opencv", "folder", "synthetic")
 
 
 def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
@@ -154,13 +152,8 @@ def _camera(value: Any) -> dict[str, Any]:
     camera = dict(value)
     if "kind" not in camera:
         raise _Bad('the camera needs a kind, e.g. kind = "picamera2" or kind = "opencv"')
-    try:  # the camera sources know their own settings; use their check when they are there
-        from vision.sources import SourceConfigError, check_config
-    except ImportError:
-        if camera["kind"] not in CAMERA_KINDS:
-            raise _Bad(f"camera kind {camera['kind']!r} is unknown: choose one of "
-                       f"{', '.join(CAMERA_KINDS)}") from None
-        return camera
+    from vision.sources import SourceConfigError, check_config  # they know their settings
+
     try:
         check_config(camera)
     except SourceConfigError as exc:
