@@ -230,19 +230,23 @@ class TableScreen:
                                TEXT, False, "center")
             self.hits.append((rect, Press("seat", seat)))
 
+    def _row(self, i: int, count: int) -> pygame.Rect:
+        """Player ``i``'s row of ``count``: the rows end above the prompt."""
+        row_h = min(64, 396 // max(1, count) - 4)
+        return self.R(10, 74 + i * (row_h + 4), 510, row_h)
+
     def _players(self, dst, ctl, lang):
         st = ctl.state
         players = st["players"]
         exp = ctl.game.expect or {}
         leds = self._led_rows()
-        row_h = min(64, 396 // max(1, len(players)) - 4)  # rows end above the prompt
         for i, p in enumerate(players):
-            rect = self.R(10, 74 + i * (row_h + 4), 510, row_h)
+            rect = self._row(i, len(players))
             turn = exp.get("player") == p["name"] or p["name"] in exp.get("players", ())
             pygame.draw.rect(dst, PANEL_HI if turn else PANEL, rect, border_radius=10)
             if turn:
                 pygame.draw.rect(dst, GOLD, rect, width=3, border_radius=10)
-            sw = self.R(10, 74 + i * (row_h + 4), 12, row_h)
+            sw = pygame.Rect(rect.x, rect.y, round(12 * self.scale), rect.h)  # seat colour
             seat = ctl.joined[i] if i < len(ctl.joined) else i + 1
             colour_name = SEAT_COLOURS[seat - 1]
             pygame.draw.rect(dst, SEAT_RGB.get(colour_name, DIM), sw, border_radius=6)
@@ -293,11 +297,10 @@ class TableScreen:
         if ctl.phase in ("setup_join", "setup_first") or not ctl.game.started:
             return []
         players = ctl.state["players"]
-        row_h = min(64, 396 // max(1, len(players)) - 4)  # rows end above the prompt
         radius = round(10 * self.scale)
         areas = []
         for i in range(len(players)):
-            rect = self.R(10, 74 + i * (row_h + 4), 510, row_h)
+            rect = self._row(i, len(players))
             cy = rect.y + rect.h - round(16 * self.scale)
             areas.append(pygame.Rect(self.R(30, 0, 0, 0).x - radius - 1, cy - radius - 1,
                                      round(4 * 30 * self.scale) + 2 * radius + 3,
