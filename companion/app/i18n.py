@@ -7,8 +7,6 @@ back to English; a key missing everywhere shows the key itself, so a gap is visi
 
 from __future__ import annotations
 
-LANGUAGES = ("en", "ko")
-
 CARDS = {
     "en": {"ghost": "Ghost", "vampire": "Vampire", "living_armor": "Living Armor",
            "butler": "Butler", "cook": "Cook", "cleaner": "Cleaner"},

@@ -19,10 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.app.inputs import Press
+from companion.config import MAX_SEATS, MIN_SEATS
 
 COMBO_WINDOW = 2.0  # seconds between the long Back and the long Undo
 COMBO_KINDS = ("back", "undo")
-SEAT_CHOICES = (2, 3, 4, 5, 6)
+SEAT_CHOICES = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 BRIGHTNESS_CHOICES = (0.25, 0.5, 0.75, 1.0)
 
 
