@@ -7,6 +7,7 @@ import pytest
 from companion.app.i18n import CATALOGUE, refusal, tr
 from companion.engine import Game
 from companion.errors import RuleError
+from companion.events import Duel
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 
@@ -40,7 +41,46 @@ CASES = {
         lambda: game({"event": "duel", "player": "Ann", "target": "Ben", "accepted": False}),
         duel("Ben", "Cat", "cook", "butler")),
     "no_reveal_owed": (lambda: game(), {"event": "reveal", "player": "Ann", "card": "cook"}),
+    # A log line challenging oneself is refused when read; a Duel built in code, by the rules.
+    "challenge_self": (lambda: game(), Duel("Ann", "Ann", accepted=False)),
+    "reveal_first": (lambda: cat_out(), wrong("Ann", "cook", "ghost")),
+    "target_out": (lambda: cat_out(reveal=True), duel("Ben", "Cat", "cook", "butler")),
+    "game_over": (lambda: finished(), wrong("Ann", "cook", "ghost")),
 }
+
+
+def cat_out(reveal=False):
+    """Cat loses her last stone of health in a duel and owes the table her card."""
+    g = Game()
+    for ev in [
+        {"event": "game", "players": PLAYERS, "first": "Ben"},
+        {"event": "duel", "player": "Ben", "target": "Cat", "accepted": False},
+        wrong("Cat", "cook", "cleaner"),
+        {"event": "duel", "player": "Cat", "target": "Ben", "accepted": False},
+        wrong("Ben", "vampire", "vampire"),
+        wrong("Ann", "living_armor", "ghost"),
+        duel("Ben", "Ann", "cleaner", "cook"),
+        wrong("Cat", "cleaner", "butler"),
+        {"event": "duel", "player": "Ann", "target": "Cat", "accepted": False},
+        wrong("Cat", "butler", "butler"),
+        {"event": "duel", "player": "Ben", "target": "Cat", "accepted": False},
+        wrong("Cat", "cleaner", "cook"),
+        duel("Cat", "Ben", "cleaner", "butler"),
+        wrong("Ann", "living_armor", "living_armor"),
+    ] + ([{"event": "reveal", "player": "Cat", "card": "butler"}] if reveal else []):
+        g.push(ev)
+    assert not g.state["players"][2]["alive"]
+    return g
+
+
+def finished():
+    from companion.simulate import play_game
+
+    g = Game()
+    for ev in play_game(PLAYERS, 0)[1]:
+        g.push(dict(ev))
+    assert g.state["over"]
+    return g
 
 
 @pytest.mark.parametrize("code", sorted(CASES))
