@@ -38,6 +38,42 @@ class Replay:
     problems: list[str] = field(default_factory=list)
 
 
+def sync_dir(folder: str | os.PathLike[str]) -> None:
+    """Put a folder's entries on disk (a file just created, renamed or replaced in it). A
+    folder that cannot be opened for this is left as it is."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomically(path: str | os.PathLike[str], data: bytes, *, fsync: bool = True) -> None:
+    """Replace the file at ``path`` with ``data`` in one step: a power cut leaves the old file
+    or the new one, whole. OSError (disk full, read-only) is the caller's to show; the
+    half-written ``.tmp`` file beside it is removed."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            if fsync:
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        raise
+    if fsync:
+        sync_dir(path.parent)
+
+
 def encode(event: Mapping[str, Any]) -> bytes:
     return (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
@@ -150,16 +186,8 @@ class TableLog:
             os.fsync(self._file.fileno())
 
     def _sync_dir(self) -> None:
-        if not self.fsync:
-            return
-        try:
-            fd = os.open(self.path.parent, os.O_RDONLY)
-        except OSError:
-            return
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        if self.fsync:
+            sync_dir(self.path.parent)
 
     def close(self) -> None:
         self._file.close()

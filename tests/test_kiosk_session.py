@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 import companion.kiosk.session as session_module
+import companion.tablelog as tablelog_module
 from companion.errors import TableError
 from companion.kiosk.history import History, HistoryError
 from companion.kiosk.session import TableSession
@@ -240,7 +241,7 @@ def test_disk_full_keeps_playing_and_saves_again_when_there_is_room(log_path, mo
         return real_open(path, mode, *args, **kwargs)
 
     monkeypatch.setattr(TableLog, "append", append)
-    monkeypatch.setattr(session_module, "open", opener, raising=False)
+    monkeypatch.setattr(tablelog_module, "open", opener, raising=False)  # the log's rewrite
     session.push(events[5])
     assert session.unsaved
     assert session.state == replay_file_state(events[:6])  # play goes on

@@ -37,7 +37,7 @@ from typing import Any
 from companion.engine import Game
 from companion.errors import TableError
 from companion.kiosk.history import History, HistoryError
-from companion.tablelog import TableLog, encode, replay_file
+from companion.tablelog import TableLog, encode, replay_file, write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -298,31 +298,14 @@ class TableSession:
 
     def _rewrite(self) -> bool:
         """Write the whole log to a new file and put it in place in one step."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             if self._log is not None:
                 self._log.close()
                 self._log = None
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as f:
-                for line in self._lines:
-                    f.write(encode(line))
-                f.flush()
-                if self.fsync:
-                    os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-            if self.fsync:
-                fd = os.open(self.path.parent, os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+            write_atomically(self.path, b"".join(map(encode, self._lines)), fsync=self.fsync)
             self._log = TableLog(self.path, fsync=self.fsync)
         except OSError as exc:
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
             self._lost_disk(exc)
             return False
         return True

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config, check_value
+from companion.tablelog import write_atomically
 
 __all__ = ["FILENAME", "OperatorSettings", "apply_settings", "load_settings", "save_settings"]
 
@@ -83,23 +84,8 @@ def save_settings(state_dir: str | os.PathLike[str], settings: OperatorSettings)
     OSError (disk full, read-only) is for the caller to show."""
     folder = Path(state_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / FILENAME
-    tmp = folder / (FILENAME + ".tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(settings.to_json(), f, ensure_ascii=False, indent=2)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError:
-        tmp.unlink(missing_ok=True)
-        raise
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    text = json.dumps(settings.to_json(), ensure_ascii=False, indent=2) + "\n"
+    write_atomically(folder / FILENAME, text.encode("utf-8"))
 
 
 def apply_settings(config: Config, settings: OperatorSettings) -> Config:
