@@ -36,6 +36,7 @@ class Replay:
     game: Game
     error: BadLine | None = None
     problems: list[str] = field(default_factory=list)
+    lines: list[Any] = field(default_factory=list)  # the lines replayed, undo lines included
 
 
 def sync_dir(folder: str | os.PathLike[str]) -> None:
@@ -98,6 +99,7 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
     game = Game()
     lines = data.split(b"\n")
     problems: list[str] = []
+    done: list[Any] = []
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
@@ -109,15 +111,16 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
                 log.warning("table log: %s", msg)
                 problems.append(msg)
                 break
-            return Replay(game, BadLine(number, str(exc)), problems)
+            return Replay(game, BadLine(number, str(exc)), problems, done)
         try:
             game.push(event)
         except TableError as exc:
-            return Replay(game, BadLine(number, str(exc)), problems)
+            return Replay(game, BadLine(number, str(exc)), problems, done)
+        done.append(event)
     if not game.started:
         return Replay(game, BadLine(1, "the log holds no game: its first line must be a game line"),
-                      problems)
-    return Replay(game, None, problems)
+                      problems, done)
+    return Replay(game, None, problems, done)
 
 
 def replay_file(path: str | os.PathLike[str], *, torn_tail_ok: bool = False) -> Replay:
@@ -159,9 +162,11 @@ class TableLog:
         if size == 0:
             return
         with open(self.path, "rb") as f:
+            f.seek(size - 1)
+            if f.read(1) == b"\n":
+                return  # the usual case: the last line is whole
+            f.seek(0)
             data = f.read()
-        if data.endswith(b"\n"):
-            return
         keep = data.rfind(b"\n") + 1
         fragment = data[keep:]
         try:

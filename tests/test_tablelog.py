@@ -100,6 +100,14 @@ def test_torn_last_line_is_an_error_for_replay_but_dropped_on_resume(tmp_path):
     assert "cut short" in resumed.problems[0]
 
 
+def test_a_replay_keeps_the_lines_it_replayed_undo_lines_included(tmp_path):
+    lines = [game("Ann", "Ben"), inv("Ann", "cook", True), UNDO, inv("Ann", "butler", True)]
+    path = write(tmp_path / "t.jsonl", *lines, b'{"event": "inves')
+    assert replay_file(path, torn_tail_ok=True).lines == lines  # not the torn tail
+    path = write(tmp_path / "t.jsonl", *lines[:3], b"garbage\n", lines[3])
+    assert replay_file(path).lines == lines[:3]  # up to the bad line
+
+
 def test_a_bad_line_in_the_middle_is_not_taken_for_a_torn_one(tmp_path):
     path = write(tmp_path / "t.jsonl", game("Ann", "Ben"), b'{"event": "inves\n',
                  inv("Ann", "cook", True))

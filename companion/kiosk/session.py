@@ -26,7 +26,6 @@ table log: ``session.open_log(game_event)`` clears the table, ``session.append(e
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -110,11 +109,8 @@ class TableSession:
             self._set_aside("damaged")
             return
         self.game = replay.game
+        self._lines = list(replay.lines)  # as written, undo lines included
         if replay.error is not None:
-            try:
-                self._lines = self._read_lines(upto=replay.error.line)
-            except OSError:
-                self._lines = list(self.game.events)
             kept = self._set_aside("damaged")
             self._say(f"The table log has a bad line {replay.error.line} "
                       f"({replay.error.message}): the game resumes from just before it"
@@ -128,25 +124,8 @@ class TableSession:
                 self._log = TableLog(self.path, fsync=self.fsync)  # cuts a torn tail off
             except OSError as exc:
                 self._lost_disk(exc)
-            try:
-                self._lines = self._read_lines()
-            except OSError:
-                self._lines = list(self.game.events)
         if self.game.over:
             self._record()
-
-    def _read_lines(self, *, upto: int | None = None) -> list[Mapping[str, Any]]:
-        """The log's lines as written (undo lines included), before line ``upto`` if given."""
-        lines = []
-        for number, raw in enumerate(self.path.read_bytes().split(b"\n"), 1):
-            if upto is not None and number >= upto:
-                break
-            if raw.strip():
-                try:
-                    lines.append(json.loads(raw))
-                except ValueError:  # a torn last line, already reported
-                    break
-        return lines
 
     def _set_aside(self, why: str) -> Path | None:
         stamp = self.clock().strftime("%Y%m%d-%H%M%S")
