@@ -6,15 +6,12 @@ import os
 
 import pytest
 
+from companion.app.i18n import CARDS
 from companion.cards import COPIES, IDENTITIES, POWER, display_name
 from companion.kiosk.attract import PAGE_SECONDS, PAGES, AttractScreen, find_font, page_at, wrap
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 pygame = pytest.importorskip("pygame")
-
-KO_NAMES = {"ghost": "유령", "vampire": "뱀파이어", "living_armor": "리빙 아머",
-            "butler": "집사", "cook": "요리사", "cleaner": "청소부"}
-
 
 @pytest.fixture(scope="module", autouse=True)
 def pygame_fonts():
@@ -40,7 +37,7 @@ def test_both_languages_have_the_same_pages():
 
 @pytest.mark.parametrize("language, names", [
     ("en", {i: display_name(i) for i in IDENTITIES}),
-    ("ko", KO_NAMES),
+    ("ko", CARDS["ko"]),  # the names the table screen uses
 ])
 def test_the_cards_page_agrees_with_the_rules(language, names):
     cards = next(body for title, body in PAGES[language] if len(body) == len(IDENTITIES))
