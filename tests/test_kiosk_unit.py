@@ -109,12 +109,16 @@ def test_hardened_but_reaches_its_devices(unit):
     assert all(v.split()[1] == "rw" for v in unit["Service"]["DeviceAllow"])
 
 
-@pytest.mark.skipif(
+needs_systemd_analyze = pytest.mark.skipif(
     shutil.which("systemd-analyze") is None,
-    reason="systemd-analyze not installed (Debian package 'systemd'); the unit was not verified",
+    reason="systemd-analyze not installed (Debian package 'systemd'); the unit was not checked",
 )
-def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
-    # verify checks that ExecStart's program exists: point it at a stand-in executable.
+
+
+@pytest.fixture
+def stand_in_unit(tmp_path):
+    """The unit with ExecStart pointed at a stand-in executable (systemd-analyze checks that
+    the program exists)."""
     program = tmp_path / "companion"
     program.write_text("#!/bin/sh\nexit 0\n")
     program.chmod(0o755)
@@ -122,6 +126,12 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
     assert str(program) in text
     unit = tmp_path / "abraca-companion.service"
     unit.write_text(text)
+    return unit
+
+
+@needs_systemd_analyze
+def test_systemd_analyze_verify_accepts_the_unit(stand_in_unit):
+    unit = stand_in_unit
     result = subprocess.run(
         ["systemd-analyze", "verify", "--man=no", str(unit)],
         capture_output=True,
@@ -161,17 +171,9 @@ def test_sysusers_snippet_creates_the_user_and_groups(tmp_path):
         assert "abraca" in groups[group]
 
 
-@pytest.mark.skipif(
-    shutil.which("systemd-analyze") is None,
-    reason="systemd-analyze not installed (Debian package 'systemd'); exposure not measured",
-)
-def test_systemd_rates_the_unit_well_confined(tmp_path):
-    program = tmp_path / "companion"
-    program.write_text("#!/bin/sh\nexit 0\n")
-    program.chmod(0o755)
-    unit = tmp_path / "abraca-companion.service"
-    unit.write_text(UNIT.read_text().replace("/opt/abraca-companion/.venv/bin/companion",
-                                             str(program)))
+@needs_systemd_analyze
+def test_systemd_rates_the_unit_well_confined(stand_in_unit):
+    unit = stand_in_unit
     result = subprocess.run(
         ["systemd-analyze", "security", "--offline=yes", "--no-pager", str(unit)],
         capture_output=True, text=True, timeout=60,
