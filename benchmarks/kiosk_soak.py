@@ -43,10 +43,7 @@ def play_one(session: TableSession, rng: random.Random) -> int:
     players = rng.sample(NAMES, rng.randint(2, 6))
     table = SimTable(players, rng)
     start = table.start_event()
-    if session.game.started:
-        session.new_game(start)
-    else:
-        session.push(start)
+    session.new_game(start)  # (on an empty table it just starts the game)
     n = 1
     while not session.game.over:
         # The simulated table plays through the session: saved first, then the cards move.
