@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import socket
 import tempfile
+import time
 import uuid
 
 import pytest
@@ -165,10 +166,12 @@ def test_a_frozen_loop_stops_the_pings(systemd):
     n = Notifier(environ={"NOTIFY_SOCKET": systemd.env_value, "WATCHDOG_USEC": "4000000"})
     dog = Watchdog(n, clock=lambda: now[0])
     assert dog.tick()
-    now[0] = 30.0  # the loop was stuck: nothing was sent meanwhile, systemd would have acted
-    assert len(systemd.messages()) == 1
-    assert dog.tick()  # and the first iteration after it pings at once
-    assert len(systemd.messages()) == 1
+    assert systemd.messages() == [{"WATCHDOG": "1"}]
+    now[0] = 30.0  # the loop is stuck: no tick, and nothing else pings in its place
+    time.sleep(0.05)
+    assert systemd.messages() == []  # (systemd would act on the silence)
+    assert dog.tick()  # the first iteration after it pings at once
+    assert systemd.messages() == [{"WATCHDOG": "1"}]
 
 
 def test_watchdog_without_interval_never_pings(systemd):
