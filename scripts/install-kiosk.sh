@@ -147,9 +147,7 @@ fi
 step "Copying the app to $INSTALL_DIR"
 run mkdir -p "$ROOT$INSTALL_DIR"
 # Replace the previous copy, keeping its virtual environment.
-if [ -d "$ROOT$INSTALL_DIR" ] || [ "$DRY_RUN" = 1 ]; then
-    run find "$ROOT$INSTALL_DIR" -mindepth 1 -maxdepth 1 ! -name .venv -exec rm -rf {} +
-fi
+run find "$ROOT$INSTALL_DIR" -mindepth 1 -maxdepth 1 ! -name .venv -exec rm -rf {} +
 copy_app() {
     tar -C "$SOURCE" --exclude=.git --exclude=.venv --exclude=__pycache__ \
         --exclude='*.egg-info' --exclude=.pytest_cache --exclude=.ruff_cache \
