@@ -42,7 +42,15 @@ def test_as_many_rows_as_fit_then_a_count_of_the_rest():
     assert 3 <= fit < 100
     assert screen.rows_that_fit(2) == 2
     surface = pygame.Surface((800, 480))
-    screen.draw(surface, players(100), games=200)  # must not draw past the bottom or fail
+
+    def lowest_ink():
+        rgb = pygame.surfarray.array3d(surface)
+        return max(y for y in range(480) if (rgb[:, y] != screen.BACKGROUND).any())
+
+    screen.draw(surface, players(fit), games=200)
+    all_fit = lowest_ink()
+    screen.draw(surface, players(100), games=200)
+    assert all_fit < lowest_ink() < 480 - 800 // 32  # as many rows, the count below, a margin
 
 
 def test_an_unknown_language_is_refused():

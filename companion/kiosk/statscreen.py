@@ -91,9 +91,7 @@ class StatsScreen:
             y += int(body_px * LINE)
 
         row(labels["player"], header, self.DIM)
-        shown = self.rows_that_fit(len(stats))
-        if shown < len(stats):
-            shown = max(0, shown - 1)
+        shown = self.rows_that_fit(len(stats))  # a line is kept below them for the rest
         for p in stats[:shown]:
             row(p.name, (p.games, p.wins, p.stones), self.TEXT)
         if shown < len(stats):
