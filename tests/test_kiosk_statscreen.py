@@ -6,8 +6,9 @@ import os
 
 import pytest
 
+from companion.app.i18n import CATALOGUE, tr
 from companion.kiosk.history import PlayerStats
-from companion.kiosk.statscreen import LABELS, StatsScreen
+from companion.kiosk.statscreen import StatsScreen
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 pygame = pytest.importorskip("pygame")
@@ -59,8 +60,9 @@ def test_an_unknown_language_is_refused():
 
 
 def test_labels_for_both_languages():
-    assert LABELS["en"].keys() == LABELS["ko"].keys()
-    assert LABELS["ko"]["total"].format(games=3) == "끝난 게임 3판"
+    keys = {k for k in CATALOGUE["en"] if k.startswith("stats.")}
+    assert keys and keys == {k for k in CATALOGUE["ko"] if k.startswith("stats.")}
+    assert tr("ko", "stats.total", games=3) == "끝난 게임 3판"
 
 
 def test_attract_cycle_shows_the_rules_then_the_statistics(tmp_path):
@@ -87,6 +89,26 @@ def test_attract_cycle_shows_the_rules_then_the_statistics(tmp_path):
     assert cycle.draw(surface, cycle.rules_time + 0.5) is False
     assert cycle.draw(surface, cycle.rules_time + 1.0) is True  # the next cycle: rules again
     assert pixels(surface) == rules
+    history.close()
+
+
+def test_the_statistics_follow_the_tables_language(tmp_path):
+    from companion.kiosk.history import History
+    from companion.kiosk.statscreen import AttractCycle
+    from companion.simulate import play_game
+
+    pygame.font.init()
+    size = (800, 480)
+    history = History.open(tmp_path / "h.db")
+    game, events = play_game(["Ann", "Ben"], 4)
+    history.record_game(events, game.state)
+    cycle = AttractCycle(size, history, seconds=1.0)  # started in English
+    surface = pygame.Surface(size)
+    assert cycle.draw(surface, cycle.rules_time + 0.1, language="en") is True
+    assert cycle.draw(surface, cycle.rules_time + 0.2, language="ko") is True  # the menu's choice
+    expected = pygame.Surface(size)
+    StatsScreen(size, language="ko").draw(expected, history.player_stats(), games=1)
+    assert pixels(surface) == pixels(expected)
     history.close()
 
 

@@ -334,17 +334,16 @@ def _settings(config) -> dict:
 def _attract(app, kiosk, size) -> None:
     """After the configured idle time, the kiosk's attract screen (the rules in both languages,
     then the players' statistics) until a press or a card wakes the table."""
-    try:
-        from companion.kiosk.cafe import IdleTimer  # noqa: PLC0415
-        from companion.kiosk.statscreen import AttractCycle  # noqa: PLC0415
-    except ImportError:
-        return
-    after = getattr(kiosk.config, "attract_after", 0) or 0
+    from companion.kiosk.cafe import IdleTimer  # noqa: PLC0415
+    from companion.kiosk.statscreen import AttractCycle  # noqa: PLC0415
+
+    after = kiosk.config.attract_after
     if after <= 0:
         return
-    screen = AttractCycle(size, kiosk.history, language=kiosk.config.language)
+    screen = AttractCycle(size, kiosk.history, language=app.ctl.language)
     app.idle = IdleTimer(after, started=app.clock())
-    app.attract = lambda surface, t, force: screen.draw(surface, t, force=force)
+    app.attract = lambda surface, t, force: screen.draw(surface, t, force=force,
+                                                        language=app.ctl.language)
 
 
 def cmd_run(args) -> int:

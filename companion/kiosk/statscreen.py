@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from companion.app.i18n import tr
 from companion.app.screens import palette
+from companion.config import LANGUAGES
 from companion.kiosk.attract import (
     LANGUAGE_ORDER,
     LINE,
@@ -22,17 +24,7 @@ from companion.kiosk.attract import (
 )
 from companion.kiosk.history import HistoryError, PlayerStats
 
-__all__ = ["LABELS", "AttractCycle", "StatsScreen"]
-
-LABELS = {
-    "en": {"title": "Players", "player": "Player", "games": "Games", "wins": "Wins",
-           "stones": "Stones", "total": "{games} finished games", "none": "No finished games yet.",
-           "more": "and {n} more"},
-    "ko": {"title": "플레이어 기록", "player": "플레이어", "games": "게임", "wins": "승리",
-           "stones": "마법의 돌", "total": "끝난 게임 {games}판",
-           "none": "아직 끝난 게임이 없습니다.", "more": "외 {n}명"},
-}
-
+__all__ = ["AttractCycle", "StatsScreen"]
 
 class StatsScreen:
     """A table of players, most wins first, as many rows as fit."""
@@ -44,8 +36,8 @@ class StatsScreen:
 
     def __init__(self, size: tuple[int, int], *, language: str = "en",
                  font_path: str | os.PathLike[str] | None = None):
-        if language not in LABELS:
-            raise ValueError(f"language {language!r}: choose one of {', '.join(LABELS)}")
+        if language not in LANGUAGES:
+            raise ValueError(f"language {language!r}: choose one of {', '.join(LANGUAGES)}")
         self.size = size
         self.language = language
         self._font = Fonts(font_path)
@@ -59,26 +51,26 @@ class StatsScreen:
         return max(0, min(count, room // int(body_px * LINE)))
 
     def draw(self, surface, stats: Sequence[PlayerStats], *, games: int) -> None:
-        labels = LABELS[self.language]
+        lang = self.language
         width, height = self.size
         margin = width // 16
         title_px, body_px = max(16, height // 11), max(12, height // 18)
         surface.fill(self.BACKGROUND)
         y = margin // 2
         title = self._font(title_px)
-        surface.blit(title.render(labels["title"], True, self.TITLE), (margin, y))
-        total = self._font(body_px).render(labels["total"].format(games=games), True, self.DIM)
+        surface.blit(title.render(tr(lang, "stats.title"), True, self.TITLE), (margin, y))
+        total = self._font(body_px).render(tr(lang, "stats.total", games=games), True, self.DIM)
         surface.blit(total, (width - margin - total.get_width(),
                              y + title_px - total.get_height()))
         y += int(title_px * LINE)
         font = self._font(body_px)
         if not stats:
-            surface.blit(font.render(labels["none"], True, self.TEXT), (margin, y))
+            surface.blit(font.render(tr(lang, "stats.none"), True, self.TEXT), (margin, y))
             return
         # Columns: the name on the left, the three numbers right-aligned.
         column = width // 6
         right = [width - margin - i * column for i in (2, 1, 0)]
-        header = (labels["games"], labels["wins"], labels["stones"])
+        header = (tr(lang, "stats.games"), tr(lang, "stats.wins"), tr(lang, "label.stones"))
 
         def row(name, numbers, colour):
             nonlocal y
@@ -90,12 +82,12 @@ class StatsScreen:
                 surface.blit(image, (x - image.get_width(), y))
             y += int(body_px * LINE)
 
-        row(labels["player"], header, self.DIM)
+        row(tr(lang, "stats.player"), header, self.DIM)
         shown = self.rows_that_fit(len(stats))  # a line is kept below them for the rest
         for p in stats[:shown]:
             row(p.name, (p.games, p.wins, p.stones), self.TEXT)
         if shown < len(stats):
-            more = labels["more"].format(n=len(stats) - shown)
+            more = tr(lang, "stats.more", n=len(stats) - shown)
             surface.blit(font.render(more, True, self.DIM), (margin, y))
 
 
@@ -112,7 +104,12 @@ class AttractCycle:
         self.rules_time = len(PAGES["en"]) * len(LANGUAGE_ORDER) * self.seconds
         self._on_stats = False
 
-    def draw(self, surface, t: float, *, force: bool = False) -> bool:
+    def draw(self, surface, t: float, *, force: bool = False,
+             language: str | None = None) -> bool:
+        """``language``: the statistics' language now (the table's may change meanwhile)."""
+        if language is not None and language != self.stats.language:
+            self.stats.language = language
+            force = True
         into = max(0.0, t) % (self.rules_time + self.seconds)
         if into >= self.rules_time and self.history is not None:
             if self._on_stats and not force:
