@@ -15,10 +15,10 @@ from companion.app.operator import camera_status
 from companion.app.screens.palette import GOLD, TEXT, WARN
 
 # The menu's own darker panel and lighter dim text, over the table's colours.
-PANEL = (30, 34, 46)
-ROW = (52, 58, 78)
-DIM = (170, 174, 188)
-BAD_BG = (110, 44, 44)
+MENU_PANEL = (30, 34, 46)
+MENU_ROW = (52, 58, 78)
+MENU_DIM = (170, 174, 188)
+MENU_BAD = (110, 44, 44)
 
 ROW_LABELS = ("menu.language", "menu.seats", "menu.brightness", "menu.camera",
               "menu.shutdown", "menu.close")
@@ -48,7 +48,7 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
     shade.fill((0, 0, 0, 200))
     dst.blit(shade, (0, 0))
     box = screen.R(110, 20, 1060, 680)
-    pygame.draw.rect(dst, PANEL, box, border_radius=max(6, box.h // 40))
+    pygame.draw.rect(dst, MENU_PANEL, box, border_radius=max(6, box.h // 40))
     pygame.draw.rect(dst, GOLD, box, width=2, border_radius=max(6, box.h // 40))
     big = round(30 * screen.boost)
     small = round(22 * screen.boost)
@@ -57,11 +57,11 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
     values = row_values(ctl, lang)
     for i, key in enumerate(ROW_LABELS):
         rect = screen.R(140, 100 + i * 72, 1000, 62)
-        colour = BAD_BG if (i == 4 and menu.confirming) else ROW
+        colour = MENU_BAD if (i == 4 and menu.confirming) else MENU_ROW
         pygame.draw.rect(dst, colour, rect, border_radius=max(4, rect.h // 5))
         badge = screen.R(150, 106 + i * 72, 50, 50)
         pygame.draw.rect(dst, GOLD, badge, border_radius=max(3, badge.h // 4))
-        screen.blit_text(dst, str(i + 1), big, badge.center, PANEL, True, anchor="center")
+        screen.blit_text(dst, str(i + 1), big, badge.center, MENU_PANEL, True, anchor="center")
         screen.blit_text(dst, tr(lang, key), big, screen.R(220, 131 + i * 72, 0, 0).midleft,
                          TEXT, True, anchor="midleft")
         if values[i]:
@@ -83,7 +83,7 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
     for line in lines[:3]:
         colour, text = TEXT, line
         if isinstance(line, tuple):
-            colour = WARN if line[0] == "!" else DIM
+            colour = WARN if line[0] == "!" else MENU_DIM
             text = line[1]
         screen.blit_text(dst, text, small, (screen.R(150, 0, 0, 0).x, y), colour)
         y += step
@@ -91,5 +91,5 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
     screen.button(dst, back, tr(lang, "label.back"), Press("back"), size=round(26 * screen.boost))
     if menu.confirming:
         ok = screen.R(760, 630, 180, 58)
-        screen.button(dst, ok, tr(lang, "label.ok"), Press("ok"), colour=BAD_BG,
+        screen.button(dst, ok, tr(lang, "label.ok"), Press("ok"), colour=MENU_BAD,
                       size=round(26 * screen.boost))
