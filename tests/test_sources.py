@@ -141,6 +141,35 @@ def test_webcam_that_is_not_there():
         OpenCVSource("/dev/video57")
 
 
+def test_a_webcam_keeps_as_few_frames_waiting_as_it_can(tmp_path, monkeypatch):
+    """A quiet table reads its webcam a few times a second: frames queued in the driver would
+    be a second old by then. A video file is read in full, so it keeps its buffering."""
+    asked = []
+
+    class Capture:  # a webcam that answers, standing in for cv2.VideoCapture
+        def __init__(self, device):
+            self.device = device
+
+        def isOpened(self):
+            return True
+
+        def set(self, prop, value):
+            asked.append((self.device, prop, value))
+            return True
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", Capture)
+    OpenCVSource(0).close()
+    OpenCVSource("/dev/video2").close()
+    path = tmp_path / "game.avi"
+    path.write_bytes(b"x")
+    OpenCVSource(str(path)).close()
+    assert [(d, v) for d, p, v in asked if p == cv2.CAP_PROP_BUFFERSIZE] == \
+        [(0, 1), ("/dev/video2", 1)]
+
+
 # ------------------------------------------------------------------ configuration
 
 

@@ -136,6 +136,10 @@ class OpenCVSource:
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         if fps:
             self._cap.set(cv2.CAP_PROP_FPS, fps)
+        if not self.is_file:
+            # As few frames waiting as the driver allows: a quiet table reads its camera only
+            # a few times a second, and each read should show the table now, not a second ago.
+            self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
 
     def read(self) -> Frame | None:
         import cv2
