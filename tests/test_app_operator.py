@@ -239,6 +239,14 @@ def test_seats_in_use_limits_who_can_join_the_next_game():
     ctl.handle(Press("back"))
     ctl.handle(seat(5))
     assert ctl.joined == [1, 2, 4, 5]
+    ctl.handle(Press("ok"))  # on to choosing who starts...
+    assert ctl.phase == "setup_first"
+    ctl.handle(Press("operator"))
+    for _ in range(3):  # ...when the staff bring it down: 5 -> 6 -> 2 -> 3
+        ctl.handle(seat(2))
+    ctl.handle(Press("back"))
+    assert ctl.seats_in_use == 3
+    assert ctl.joined == [1, 2] and ctl.phase == "setup_join"  # seats 4 and 5 join no more
 
 
 def test_camera_readings_wait_while_the_menu_is_open():

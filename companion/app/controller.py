@@ -332,6 +332,10 @@ class Controller:
             self.language = changes["language"]
         if "seats" in changes:
             self.seats_in_use = changes["seats"]
+            kept = [s for s in self.joined if s <= self.seats_in_use]
+            if self.phase in ("setup_join", "setup_first") and kept != self.joined:
+                self.joined = kept  # a seat no longer in use cannot join the next game
+                self.phase = "setup_join"
         if "led_brightness" in changes:
             self.led_brightness = changes["led_brightness"]
             setter = getattr(self.panel, "set_brightness", None)
