@@ -188,3 +188,23 @@ def test_no_thread_waits_on_buttons_nobody_touches(mock_factory, events, clock, 
     assert drain(events) == [ButtonEvent("ok")]
     holding.join(timeout=1)
     assert started() == set()
+
+
+@pytest.mark.parametrize("pin_down, long_presses", [(True, 1), (False, 0)])
+def test_a_release_taken_for_bounce_is_checked_on_the_pin_before_a_long_press(pin_down,
+                                                                              long_presses):
+    events = queue.Queue()
+    now = [0.0]
+    watch = panel_module._ButtonWatch("ok", events, bounce=0.05, hold=60.0,
+                                      clock=lambda: now[0])
+    watch.is_down = lambda: pin_down
+    try:
+        watch.pressed()
+        now[0] = 0.01
+        watch.released()  # too soon after the press: ignored as bounce
+        now[0] = 60.0
+        watch.held()  # the hold time is up: is the button really still down?
+        got = [events.get_nowait() for _ in range(events.qsize())]
+        assert got == [ButtonEvent("ok", long=True)] * long_presses
+    finally:
+        watch.close()
