@@ -314,6 +314,9 @@ def test_export_command(db, tmp_path, capsys):
     assert main(["export", "2", "--db", str(db), "--format", "bgstats", "-o", str(target)]) == 0
     play = json.loads(target.read_text(encoding="utf-8"))
     assert [p["name"] for p in play["players"]] == ["Ben", "Ann"]
+    nowhere = tmp_path / "no-such-folder" / "play.json"
+    assert main(["export", "2", "--db", str(db), "-o", str(nowhere)]) == 1
+    assert f"Cannot write {nowhere}" in capsys.readouterr().err
 
 
 def test_commands_report_problems_without_a_traceback(db, tmp_path, capsys):

@@ -46,3 +46,8 @@ def test_no_systemd_on_this_computer():
 def test_no_answer():
     message = shutdown(reboot=True, run=Recorder(raises=subprocess.TimeoutExpired("x", 20)))
     assert message == "The table could not be restarted: the system did not answer."
+
+
+def test_systemctl_that_cannot_be_run():
+    message = shutdown(run=Recorder(raises=PermissionError(13, "Permission denied")))
+    assert message == "The table could not be switched off (Permission denied)."
