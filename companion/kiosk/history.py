@@ -32,6 +32,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -312,17 +313,18 @@ class History:
 
     def list_games(self, *, limit: int | None = None) -> list[GameSummary]:
         """Finished games, newest first."""
-        sql = "SELECT id, started_at, finished_at, rounds FROM games ORDER BY id DESC"
+        games = "SELECT id, started_at, finished_at, rounds FROM games ORDER BY id DESC"
         params: tuple = ()
         if limit is not None:
-            sql += " LIMIT ?"
+            games += " LIMIT ?"
             params = (limit,)
-        games = self._query(sql, params)
+        rows = self._query(  # one query: each game with its players, in seat order
+            f"SELECT g.id, g.started_at, g.finished_at, g.rounds, r.name, r.stones, r.winner "
+            f"FROM ({games}) AS g JOIN results AS r ON r.game_id = g.id "
+            f"ORDER BY g.id DESC, r.seat", params)
         out = []
-        for game_id, started, finished, rounds in games:
-            results = self._query(
-                "SELECT name, stones, winner FROM results WHERE game_id = ? ORDER BY seat",
-                (game_id,))
+        for (game_id, started, finished, rounds), group in groupby(rows, key=lambda r: r[:4]):
+            results = [r[4:] for r in group]
             out.append(GameSummary(
                 id=game_id,
                 finished_at=datetime.fromisoformat(finished),
