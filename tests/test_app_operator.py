@@ -27,7 +27,11 @@ from companion.engine import Game  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
 from companion.kiosk.settings import FILENAME  # noqa: E402
 from tests.app_scenes import _midgame, seat  # noqa: E402
-from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
+from tests.test_app_screens import (  # noqa: E402, F401 - display: the screen
+    _missing,
+    blinking_turn,
+    display,
+)
 from tests.test_kiosk_notify import FakeSystemd  # noqa: E402
 
 LONG_BACK, LONG_UNDO = Press("back", long=True), Press("undo", long=True)
@@ -109,19 +113,7 @@ def test_a_long_press_waiting_for_its_partner_is_dropped_when_f10_opens_the_menu
 
 
 def test_the_dials_blinking_under_the_open_menu_do_not_draw_over_it():
-    from hardware.panel import virtual_panel
-    from tests.app_scenes import SCENES
-
-    ctl, _ = SCENES["turn"]()
-    t = [0.0]
-    panel = virtual_panel(events=queue.Queue(), clock=lambda: t[0], animate=False)
-    try:
-        panel.show(ctl.state)
-        ctl.handle(Press("operator"))
-        surface = pygame.Surface((1280, 720))
-        app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel,
-                                                           card_art=False),
-                  clock=lambda: t[0], update=lambda areas: None)
+    with blinking_turn(menu=True) as (ctl, panel, app, surface, t):
         app.step()
         menu = pygame.surfarray.array3d(surface).copy()
         t[0] = 0.7  # the turn's candles go dark under the menu
@@ -134,8 +126,6 @@ def test_the_dials_blinking_under_the_open_menu_do_not_draw_over_it():
         full = pygame.Surface((1280, 720))
         TableScreen((1280, 720), panel=panel, card_art=False).draw(full, ctl)
         assert (pygame.surfarray.array3d(surface) == pygame.surfarray.array3d(full)).all()
-    finally:
-        panel.close()
 
 
 def test_a_long_undo_too_late_after_a_long_back_does_not_open_and_undoes():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -337,7 +338,11 @@ def test_blinking_dials_redraw_only_their_lights_and_match_a_full_redraw():
     assert (np.abs(a - b).max(axis=2) > 0).sum() == 0
 
 
-def test_the_hardware_panels_blink_reaches_the_screen_without_reading_every_candle():
+@contextlib.contextmanager
+def blinking_turn(*, menu: bool = False):
+    """A player's turn on a 1280x720 surface whose dials are drawn from a virtual panel on a
+    clock the test moves (t[0]): (ctl, panel, app, surface, t). ``menu``: the operator menu
+    open over it."""
     import queue
 
     from hardware.panel import virtual_panel
@@ -347,10 +352,19 @@ def test_the_hardware_panels_blink_reaches_the_screen_without_reading_every_cand
     panel = virtual_panel(events=queue.Queue(), clock=lambda: t[0], animate=False)
     try:
         panel.show(ctl.state)
+        if menu:
+            ctl.handle(Press("operator"))
         surface = pygame.Surface((1280, 720))
         app = App(ctl, display=surface, screen=TableScreen((1280, 720), panel=panel,
                                                            card_art=False),
                   clock=lambda: t[0], update=lambda areas: None)
+        yield ctl, panel, app, surface, t
+    finally:
+        panel.close()
+
+
+def test_the_hardware_panels_blink_reaches_the_screen_without_reading_every_candle():
+    with blinking_turn() as (ctl, panel, app, surface, t):
         app.step()
         app.step()
         assert (app.redraws, app.light_redraws) == (1, 0)  # nothing moved: nothing drawn
@@ -365,5 +379,3 @@ def test_the_hardware_panels_blink_reaches_the_screen_without_reading_every_cand
         a = pygame.surfarray.array3d(surface).astype(int)
         b = pygame.surfarray.array3d(full).astype(int)
         assert (np.abs(a - b).max(axis=2) > 0).sum() == 0
-    finally:
-        panel.close()

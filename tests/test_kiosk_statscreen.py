@@ -65,16 +65,23 @@ def test_labels_for_both_languages():
     assert tr("ko", "stats.total", games=3) == "끝난 게임 3판"
 
 
-def test_attract_cycle_shows_the_rules_then_the_statistics(tmp_path):
+@pytest.fixture
+def history(tmp_path):
+    """A history holding one finished game of Ann and Ben."""
     from companion.kiosk.history import History
-    from companion.kiosk.statscreen import AttractCycle
     from companion.simulate import play_game
+
+    with History.open(tmp_path / "h.db") as h:
+        game, events = play_game(["Ann", "Ben"], 4)
+        h.record_game(events, game.state)
+        yield h
+
+
+def test_attract_cycle_shows_the_rules_then_the_statistics(history):
+    from companion.kiosk.statscreen import AttractCycle
 
     pygame.font.init()
     size = (800, 480)
-    history = History.open(tmp_path / "h.db")
-    game, events = play_game(["Ann", "Ben"], 4)
-    history.record_game(events, game.state)
     cycle = AttractCycle(size, history, seconds=1.0)
     surface = pygame.Surface(size)
     assert cycle.draw(surface, 0.0) is True
@@ -89,19 +96,13 @@ def test_attract_cycle_shows_the_rules_then_the_statistics(tmp_path):
     assert cycle.draw(surface, cycle.rules_time + 0.5) is False
     assert cycle.draw(surface, cycle.rules_time + 1.0) is True  # the next cycle: rules again
     assert pixels(surface) == rules
-    history.close()
 
 
-def test_the_statistics_follow_the_tables_language(tmp_path):
-    from companion.kiosk.history import History
+def test_the_statistics_follow_the_tables_language(history):
     from companion.kiosk.statscreen import AttractCycle
-    from companion.simulate import play_game
 
     pygame.font.init()
     size = (800, 480)
-    history = History.open(tmp_path / "h.db")
-    game, events = play_game(["Ann", "Ben"], 4)
-    history.record_game(events, game.state)
     cycle = AttractCycle(size, history, seconds=1.0)  # started in English
     surface = pygame.Surface(size)
     assert cycle.draw(surface, cycle.rules_time + 0.1, language="en") is True
@@ -109,7 +110,6 @@ def test_the_statistics_follow_the_tables_language(tmp_path):
     expected = pygame.Surface(size)
     StatsScreen(size, language="ko").draw(expected, history.player_stats(), games=1)
     assert pixels(surface) == pixels(expected)
-    history.close()
 
 
 def test_attract_cycle_without_a_readable_history_shows_the_rules_only(tmp_path):
