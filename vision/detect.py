@@ -36,18 +36,32 @@ ROUGH_STRIP_ASPECT = (0.9 * STRIP_ASPECT[0], 1.1 * STRIP_ASPECT[1])
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """4 x 2 corners clockwise (in picture coordinates), starting at the corner where a
     short side begins, so that side 0->1 is a short side (the card's top or bottom)."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    c = q.mean(axis=0)
-    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
-    q = q[np.argsort(ang)]  # clockwise on screen (y down)
-    s01 = np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[2])
-    s12 = np.linalg.norm(q[2] - q[1]) + np.linalg.norm(q[0] - q[3])
-    if s01 > s12:
-        q = np.roll(q, -1, axis=0)
+    # Plain floats: four points need no array arithmetic, which costs more than it computes.
+    pts = np.asarray(quad, np.float32).reshape(4, 2).tolist()
+    cx = (pts[0][0] + pts[1][0] + pts[2][0] + pts[3][0]) / 4
+    cy = (pts[0][1] + pts[1][1] + pts[2][1] + pts[3][1]) / 4
+    pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))  # clockwise on screen (y down)
+    a, b, c, d = pts
+    if _dist(a, b) + _dist(c, d) > _dist(b, c) + _dist(d, a):
+        pts = pts[1:] + pts[:1]
     # Of the two short sides, start with the one nearer the top of the picture.
-    if q[2:].mean(axis=0)[1] < q[:2].mean(axis=0)[1]:
-        q = np.roll(q, -2, axis=0)
-    return np.ascontiguousarray(q, np.float32)
+    if pts[2][1] + pts[3][1] < pts[0][1] + pts[1][1]:
+        pts = pts[2:] + pts[:2]
+    return np.array(pts, np.float32)
+
+
+def _dist(a, b) -> float:
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def _centre(q: np.ndarray) -> tuple[float, float]:
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = q.tolist()
+    return (ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4
+
+
+def _short_side(q: np.ndarray) -> float:
+    a, b, c, _ = q.tolist()
+    return min(_dist(a, b), _dist(b, c))
 
 
 def _edges(grey: np.ndarray) -> np.ndarray:
@@ -73,9 +87,9 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
     n = len(approx)
     if n > 8:
         return None
-    sides = [(np.linalg.norm(approx[(i + 1) % n] - approx[i]), i) for i in range(n)]
-    keep = sorted(i for _, i in sorted(sides, reverse=True)[:4])
     pts = approx.tolist()
+    sides = [(_dist(pts[i], pts[(i + 1) % n]), i) for i in range(n)]
+    keep = sorted(i for _, i in sorted(sides, reverse=True)[:4])
     lines = [(*pts[i], pts[(i + 1) % n][0] - pts[i][0], pts[(i + 1) % n][1] - pts[i][1])
              for i in keep]
     return _corners(lines[1:] + lines[:1])  # corner 0 where the first kept side ends
@@ -177,12 +191,15 @@ _KERNEL = np.ones((3, 3), np.uint8)
 _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
 _ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
 _OFFSETS: dict[int, np.ndarray] = {}
+_ZERO = 2  # the offsets start at -2: the side where it lies
+_NEXT = [1, 2, 3, 0]
+_SIDES = np.arange(4)
 
 
 def _offsets(reach: int) -> np.ndarray:
     o = _OFFSETS.get(reach)
     if o is None:
-        o = _OFFSETS[reach] = np.arange(-2, reach + 1, dtype=np.float32)
+        o = _OFFSETS[reach] = np.arange(-_ZERO, reach + 1, dtype=np.float32)
     return o
 
 
@@ -197,36 +214,27 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, 
     h, w = near.shape
     offsets = _offsets(int(reach))
     p = np.asarray(q, np.float32)
-    r = np.roll(p, -1, axis=0)
-    d = r - p  # 4 x 2: each side's direction
-    length = np.sqrt((d * d).sum(axis=1)) + 1e-9
+    d = p[_NEXT] - p  # 4 x 2: each side's direction
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = p.tolist()
     # Outward normals: (dy, -dx) points outwards for a quad going clockwise on screen (y
     # down), whose signed area is positive; the other way round, flip them all.
-    twice_area = float((p[:, 0] * r[:, 1] - r[:, 0] * p[:, 1]).sum())
-    nrm = d[:, ::-1] * (_ROT if twice_area > 0 else -_ROT) / length[:, None]
+    twice_area = ((ax * by - bx * ay) + (bx * cy - cx * by)
+                  + (cx * dy - dx * cy) + (dx * ay - ax * dy))
+    nrm = d[:, ::-1] * ((_ROT if twice_area > 0 else -_ROT)
+                        / (np.sqrt((d * d).sum(axis=1)) + 1e-9)[:, None])
     # Points along each side (24), shifted along its outward normal by each offset (O):
-    # 4 x O x 24 x 2, rounded to pixels inside the picture.
-    pts = (p[:, None, None, :] + 0.5) + _T[None, None, :, None] * d[:, None, None, :]
-    pts = pts + offsets[None, :, None, None] * nrm[:, None, None, :]
-    np.clip(pts, 0, (w - 1, h - 1), out=pts)
-    ij = pts.astype(np.int32)
-    hits = near.ravel()[ij[..., 1] * w + ij[..., 0]]
-    sup = np.count_nonzero(hits, axis=2) * np.float32(1 / len(_T))  # 4 x O
-    zero = int(np.argmax(offsets == 0))
-    support = np.empty(4, np.float32)
-    lines = []
-    nrm_l, p_l, r_l = nrm.tolist(), p.tolist(), r.tolist()
-    for i in range(4):
-        row = sup[i]
-        top = float(row.max())
-        # The outermost line nearly as well supported as the best one: the outline.
-        k = int(np.flatnonzero(row >= 0.9 * top)[-1]) if top >= 0.6 else zero
-        support[i] = row[k]
-        off = float(offsets[k])
-        nx, ny = nrm_l[i]
-        (ax, ay), (bx, by) = p_l[i], r_l[i]
-        lines.append((ax + off * nx, ay + off * ny, bx - ax, by - ay))
-    out = _corners(lines)
+    # 4 x O x 24 x 2, looked up at the nearest pixel (none outside the picture).
+    pts = (p[:, None, None, :] + _T[None, None, :, None] * d[:, None, None, :]
+           + offsets[None, :, None, None] * nrm[:, None, None, :]).reshape(-1, len(_T), 2)
+    hits = cv2.remap(near, pts, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+    sup = np.count_nonzero(hits.reshape(4, -1, len(_T)), axis=2) * np.float32(1 / len(_T))
+    top = sup.max(axis=1)
+    # The outermost line nearly as well supported as the best one: the outline.
+    outermost = sup.shape[1] - 1 - np.argmax((sup >= 0.9 * top[:, None])[:, ::-1], axis=1)
+    k = np.where(top >= 0.6, outermost, _ZERO)
+    support = sup[_SIDES, k]
+    starts = (p + offsets[k][:, None] * nrm).tolist()
+    out = _corners([(x, y, ex, ey) for (x, y), (ex, ey) in zip(starts, d.tolist(), strict=True)])
     if out is None:
         return q, np.zeros(4, np.float32)
     return out, support
@@ -240,8 +248,7 @@ def _keep_strip(contour: np.ndarray, q: np.ndarray, near: np.ndarray, img_area: 
     q = _fit_sides(contour, q)
     if q is None:
         return
-    short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
-    q, s = _refine(q, near, REACH * short)
+    q, s = _refine(q, near, REACH * _short_side(q))
     if (s.min() >= MIN_SIDE_SUPPORT and s.mean() >= MIN_MEAN_SUPPORT
             and _card_shaped(q, img_area, STRIP_ASPECT, cards=2)):
         blocks.append(q)
@@ -369,11 +376,11 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray
         if not 0.7 * MIN_AREA_FRAC * img_area <= area <= 1.2 * MAX_AREA_FRAC * img_area:
             continue
         # The two sides of one edge line give the same quad: look at it once.
-        cx, cy = (q[0] + q[1] + q[2] + q[3]) / 4
+        cx, cy = _centre(q)
         if any(abs(cx - x) < 2.5 and abs(cy - y) < 2.5 and abs(area - a) < 0.06 * a
                for x, y, a in seen):
             continue
-        seen.append((float(cx), float(cy), float(area)))
+        seen.append((cx, cy, area))
         ratio = _aspect(q)
         if not ROUGH_CARD_ASPECT[0] <= ratio <= ROUGH_CARD_ASPECT[1]:
             if (blocks is not None and area >= MIN_AREA_FRAC * img_area
@@ -384,9 +391,8 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray
                for x, y, a in found):
             continue  # the inside of a card already found
         # A marker never lies on a card: a square there (a card's picture) is not one.
-        on_card = any(cv2.pointPolygonTest(k, (float(cx), float(cy)), False) > 0
-                      for k in kept)
-        if any(cv2.pointPolygonTest(m, (float(cx), float(cy)), False) > 0 for m in markers):
+        on_card = any(cv2.pointPolygonTest(k, (cx, cy), False) > 0 for k in kept)
+        if any(cv2.pointPolygonTest(m, (cx, cy), False) > 0 for m in markers):
             continue  # the inside of a marker
         if ratio < SQUARISH:
             if on_card:
@@ -394,18 +400,17 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray
             if _is_marker(grey, q):
                 markers.append(q.reshape(-1, 1, 2))
                 continue
-        short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[1]))
-        q, s = _refine(q, near, REACH * short)
+        q, s = _refine(q, near, REACH * _short_side(q))
         if not _card_shaped(q, img_area):
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
-        if s.min() < MIN_SIDE_SUPPORT or s.mean() < MIN_MEAN_SUPPORT:
+        s = s.tolist()
+        if min(s) < MIN_SIDE_SUPPORT or sum(s) / 4 < MIN_MEAN_SUPPORT:
             continue
-        cands.append((float(s.mean()), q))
-        fx, fy = (q[0] + q[1] + q[2] + q[3]) / 4
-        found.append((float(fx), float(fy), float(cv2.contourArea(q))))
+        cands.append((sum(s) / 4, q))
+        found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
     return [order_corners(q) for q in _resolve(cands, blocks)]
 
@@ -423,11 +428,11 @@ def _resolve(cands: list[tuple[float, np.ndarray]],
     # Blocks: a candidate holding a clearly smaller candidate of card size is several cards
     # seen as one (touching side by side, or a pile whose outline looks four-sided). A card's
     # inner frame or art panel does not count: it sits in the middle of its card.
-    centres = [q.mean(axis=0) for q in quads]
+    centres = [_centre(q) for q in quads]
     for i in range(n):
         for j in range(n):
             if (j != i and BLOCK_MIN * areas[i] < areas[j] < BLOCK_MAX * areas[i]
-                    and np.linalg.norm(centres[i] - centres[j]) > 0.15 * np.sqrt(areas[i])
+                    and _dist(centres[i], centres[j]) > 0.15 * math.sqrt(areas[i])
                     and _inter(quads[i], quads[j]) >= 0.85 * areas[j]):
                 drop[i] = True
                 if blocks is not None:
