@@ -34,6 +34,7 @@ that was never enrolled, stay unknown instead of being taken for each other.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,15 +133,17 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (C
     the crop is turned so that the card still comes out portrait. Corners going round the
     other way (counter-clockwise on screen) are taken in reverse, so the card is not mirrored.
     """
-    c = np.asarray(corners, np.float32).reshape(4, 2)
-    a, b = c[1] - c[0], c[2] - c[1]
-    if a[0] * b[1] - a[1] * b[0] < 0:
-        c = c[::-1].copy()
-    if np.linalg.norm(c[1] - c[0]) > np.linalg.norm(c[2] - c[1]):
-        c = np.roll(c, -1, axis=0)
+    # Plain floats: four points need no array arithmetic.
+    c = np.asarray(corners, np.float32).reshape(4, 2).tolist()
+    (ax, ay), (bx, by), (cx, cy), _ = c
+    if (bx - ax) * (cy - by) - (by - ay) * (cx - bx) < 0:
+        c = c[::-1]
+        (ax, ay), (bx, by), (cx, cy), _ = c
+    if math.hypot(bx - ax, by - ay) > math.hypot(cx - bx, cy - by):
+        c = c[1:] + c[:1]
     w, h = size
     dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    m = cv2.getPerspectiveTransform(c, dst)
+    m = cv2.getPerspectiveTransform(np.float32(c), dst)
     return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
                                borderMode=cv2.BORDER_REPLICATE)
 
@@ -220,13 +223,12 @@ def _thumb_normalise(t: np.ndarray) -> np.ndarray:
         t = cv2.cvtColor(t, cv2.COLOR_GRAY2BGR)
     elif t.shape[2] == 4:
         t = cv2.cvtColor(t, cv2.COLOR_BGRA2BGR)
-    lab = cv2.cvtColor(t.astype(np.float32) * (1 / 255.0), cv2.COLOR_BGR2Lab)
-    v = lab.reshape(-1, 3)
-    v = v - v.mean(axis=0)
-    std = np.sqrt((v * v).mean(axis=0))
-    v = v / np.maximum(std, THUMB_MIN_STD)
-    v = v.T.ravel()
-    return v / (np.linalg.norm(v) + 1e-9)
+    lab = cv2.cvtColor(t.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab)
+    mean, std = cv2.meanStdDev(lab)
+    v = cv2.split((lab - mean.ravel().astype(np.float32))
+                  * (1 / np.maximum(std.ravel(), THUMB_MIN_STD)).astype(np.float32))
+    v = np.concatenate([c.ravel() for c in v])  # channel by channel
+    return v * np.float32(1 / (math.sqrt(float(v @ v)) + 1e-9))
 
 
 def portrait(image: np.ndarray) -> np.ndarray:
@@ -352,7 +354,7 @@ class Recognizer:
             return  # all cards look the same in a thumbnail: nothing to tell them apart by
         self._thumb_weight = (spread / spread.mean()).astype(np.float32)
         self._thumbs = self._weigh(vecs)
-        self._thumb_owner = owners
+        self._thumb_first = np.searchsorted(owners, np.arange(len(self.labels)))
 
     def _weigh(self, vecs: np.ndarray) -> np.ndarray:
         w = np.asarray(vecs, np.float32) * self._thumb_weight
@@ -520,19 +522,18 @@ class Recognizer:
         # Both ways up: turning the thumbnail half a turn reverses its pixels in each channel.
         flipped = v.reshape(3, -1)[:, ::-1].ravel()
         sims = (self._weigh(np.vstack([v, flipped])) @ self._thumbs.T).max(axis=0)
-        per = np.full(len(self.labels), -1.0, np.float32)
-        np.maximum.at(per, self._thumb_owner, sims)
-        return per
+        return np.maximum.reduceat(sims, self._thumb_first)  # the references come by label
 
     def _glance(self, per: np.ndarray) -> Match:
         """The first look's answer from the per-label correlations (``_thumb_corr``)."""
-        order = np.argsort(-per)
-        best = float(per[order[0]])
-        runner = float(per[order[1]]) if len(order) > 1 else -1.0
+        vals = per.tolist()
+        order = sorted(range(len(vals)), key=lambda i: -vals[i])
+        best = vals[order[0]]
+        runner = vals[order[1]] if len(order) > 1 else -1.0
         # Each piece of evidence is 0.5 at its bare minimum, as for the features.
         score = round(min(1.0, 0.5 * best / FAST_MIN_CORR,
                           0.5 * (best - runner) / FAST_MIN_MARGIN), 4)
-        label = self.labels[int(order[0])]
+        label = self.labels[order[0]]
         sure = best >= FAST_MIN_CORR and best - runner >= FAST_MIN_MARGIN
         return Match(label if sure and score >= self.threshold else None, max(0.0, score), label)
 
