@@ -51,6 +51,28 @@ def test_glare_hand_and_tilt(deck):
     assert hits >= 0.85 * total
 
 
+@pytest.mark.parametrize("scale", [0.5, 4.0])
+def test_pictures_smaller_or_larger_than_a_webcams(deck, scale):
+    """A phone's photo (here 2560 x 1920) or a small picture (320 x 240) is read like the
+    640 x 480 one, its corners in its own pixels."""
+    import dataclasses
+
+    import cv2
+
+    hits = total = false = 0
+    for seed in range(6):
+        sc = S.random_scene(deck, 7100 + seed, arrangement="spread")
+        image = cv2.resize(sc.image, None, fx=scale, fy=scale,
+                           interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        scaled = dataclasses.replace(
+            sc, cards=[dataclasses.replace(c, corners=c.corners * scale) for c in sc.cards])
+        quads = find_cards(image)
+        h, t, f = _found(scaled, quads)
+        hits, total, false = hits + h, total + t, false + f
+    assert total >= 10
+    assert hits == total and false == 0
+
+
 def test_empty_mat_has_no_cards(deck):
     for seed, mat in enumerate(S.MAT_KINDS):
         img = S.make_mat((480, 640), mat, np.random.default_rng(seed))

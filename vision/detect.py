@@ -28,6 +28,11 @@ BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the blo
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
 # Two cards touching end to end, outlined as one: long side over short about 2 x 1.40.
 STRIP_ASPECT = (2.3, 3.3)
+# Finding is tuned for pictures of about 640 x 480; one much larger is shrunk to that size
+# (its edges would be too soft and too far apart for the checks below).
+WORK_PIXELS = 640 * 480
+MAX_WORK_PIXELS = 2 * WORK_PIXELS
+MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
 # A cheap first look, before a side is refined: proportions not far from these.
 ROUGH_CARD_ASPECT = (0.97 * MIN_ASPECT, 1.15 * MAX_ASPECT)
 ROUGH_STRIP_ASPECT = (0.9 * STRIP_ASPECT[0], 1.1 * STRIP_ASPECT[1])
@@ -343,7 +348,28 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray]:
+    """Cards (and blocks) found on a picture no larger than ``MAX_WORK_PIXELS``: a larger one
+    (a phone's photo) is shrunk first, and the corners scaled back to its pixels."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape[:2]
+    if MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
+        return _find_at(grey, blocks)
+    k = math.sqrt(WORK_PIXELS / (h * w))
+    sw, sh = max(1, round(w * k)), max(1, round(h * k))
+    small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    shrunk: list[np.ndarray] | None = None if blocks is None else []
+    scale = np.float32([w / sw, h / sh])
+
+    def back(q: np.ndarray) -> np.ndarray:  # pixel centres map onto pixel centres
+        return order_corners((q + 0.5) * scale - 0.5)
+
+    cards = [back(q) for q in _find_at(small, shrunk)]
+    if blocks is not None:
+        blocks.extend(back(q) for q in shrunk)
+    return cards
+
+
+def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray]:
     h, w = grey.shape[:2]
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
