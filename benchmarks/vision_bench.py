@@ -5,7 +5,8 @@ perspective, glare, hands, touching and piled cards, blur and noise) the full re
 (``Recognizer.read``) is compared with the minimal contour pipeline (grey, blur, Canny,
 findContours, four-sided polygons) on the same frames. Then the Dobble webcam photos are
 classified against one scan per card (``--whole``), and the cost of a frame in which nothing
-changed (``vision.detect.changed``) is measured.
+changed (``vision.detect.changed``) is measured, and the reader on pictures smaller and larger
+than 640 x 480.
 
 Run: ``.venv/bin/python benchmarks/vision_bench.py [--scenes N] [--seed S] [--runs R]``.
 """
@@ -304,6 +305,29 @@ def bench_other_deck(n: int, seed: int) -> None:
               f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
 
 
+def bench_sizes(n: int, seed: int) -> None:
+    """Recall on pictures smaller and larger than a webcam's 640 x 480 (a phone's photo), the
+    cards drawn at the same share of the picture."""
+    deck = S.load_deck()
+    rec = Recognizer.from_dir(ROOT / "assets" / "cards")
+    print(f"other picture sizes, {n} scenes each (cards at the same share of the picture):")
+    for w, h in ((320, 240), (1280, 960), (4032, 3024)):
+        tot = np.zeros(7, int)
+        spent = 0.0
+        for i in range(n):
+            rng = np.random.default_rng(seed + i)
+            card_px = float(rng.uniform(60, 130)) * w / 640
+            sc = S.random_scene(deck, rng, size=(w, h), card_px=card_px)
+            t0 = time.perf_counter()
+            rd = rec.read(sc.image)
+            spent += time.perf_counter() - t0
+            tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
+        vis, hit, mis, unk, fa, partial, det = tot
+        print(f"  {w:>4} x {h:<4} recall {hit / max(1, vis):6.1%} of {vis}, named right "
+              f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}, "
+              f"{spent / n * 1000:.0f} ms a picture")
+
+
 def bench_dobble() -> None:
     if not DOBBLE.is_dir():
         print(f"Dobble photos not found at {DOBBLE}: skipped")
@@ -342,6 +366,7 @@ def main() -> int:
     bench_scenes(args.scenes, args.seed, max(1, args.runs))
     bench_dobble()
     bench_other_deck(max(10, args.scenes // 8), args.seed + 7)
+    bench_sizes(max(10, args.scenes // 8), args.seed + 11)
     summary()
     return 0
 
