@@ -305,12 +305,13 @@ def _white_deck(n: int = 6) -> dict[str, np.ndarray]:
     return deck
 
 
-def _touching(deck, layout):
-    """A dark table with the cards of ``layout`` [(label, corners)] pasted edge to edge."""
+def _touching(deck, layout, *, shadow=False):
+    """A dark table with the cards of ``layout`` [(label, corners)] pasted edge to edge; with
+    ``shadow``, each card darkens the edge of the cards under it (a thin seam)."""
     img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
     owner = np.full(img.shape[:2], -1, np.int32)
     for i, (label, corners) in enumerate(layout):
-        S.paste_card(img, owner, i, deck[label], np.float32(corners), shadow=False)
+        S.paste_card(img, owner, i, deck[label], np.float32(corners), shadow=shadow)
     return cv2.GaussianBlur(img, (3, 3), 0.6)
 
 
@@ -338,3 +339,30 @@ def test_half_of_a_block_that_was_never_enrolled_stays_unknown():
     for second in (_box(250, 226), _box(340, 100)):
         readings = rec.read(_touching(deck, [("white1", _box(250, 100)), ("white4", second)]))
         assert [r.label for r in readings if r.label is not None] == ["white1"], readings
+
+
+@pytest.mark.parametrize("layout", [
+    [("white1", _box(250, 100)), ("white4", _box(250, 226)), ("white2", _box(340, 226))],
+    [("white0", _box(200, 150)), ("white3", _box(290, 150)), ("white5", _box(380, 150)),
+     ("white2", _box(290, 276))],
+], ids=["L of three", "T of four"])
+def test_white_cards_touching_in_another_shape_are_cut_along_their_seams(layout):
+    """Light cards whose outline together is no card's or strip's shape are cut along the thin
+    shadows between them, and each piece the first look names is a card."""
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    readings = rec.read(_touching(deck, layout, shadow=True))
+    named = sorted((r.label, S_iou(r.corners, np.float32(c)))
+                   for r in readings for label, c in layout if r.label == label)
+    assert sorted(label for label, _ in named) == sorted(label for label, _ in layout), readings
+    assert all(iou >= 0.8 for _, iou in named), named
+    assert all(r.label is not None for r in readings), readings
+
+
+def test_a_piece_cut_along_a_seam_that_was_never_enrolled_stays_unknown():
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != "white2"})
+    layout = [("white1", _box(250, 100)), ("white4", _box(250, 226)), ("white2", _box(340, 226))]
+    readings = rec.read(_touching(deck, layout, shadow=True))
+    assert "white2" not in [r.label for r in readings]
+    assert {r.label for r in readings} <= {"white1", "white4", None}, readings

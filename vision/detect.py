@@ -12,6 +12,7 @@ nothing moved.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -33,6 +34,10 @@ STRIP_ASPECT = (2.3, 3.3)
 WORK_PIXELS = 640 * 480
 MAX_WORK_PIXELS = 2 * WORK_PIXELS
 MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
+# A seam between light cards touching: a line at most this many pixels wide, darker than
+# both its sides by this many grey levels.
+SEAM_WIDTH = 7
+SEAM_DEPTH = 12
 # A cheap first look, before a side is refined: proportions not far from these.
 ROUGH_CARD_ASPECT = (0.97 * MIN_ASPECT, 1.15 * MAX_ASPECT)
 ROUGH_STRIP_ASPECT = (0.9 * STRIP_ASPECT[0], 1.1 * STRIP_ASPECT[1])
@@ -193,6 +198,7 @@ def _card_shaped(q: np.ndarray, img_area: float,
 
 
 _KERNEL = np.ones((3, 3), np.uint8)
+_SEAM_KERNEL = np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8)
 _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
 _ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
 _OFFSETS: dict[int, np.ndarray] = {}
@@ -327,14 +333,29 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     return _find(image, blocks=None)
 
 
-def find_outlines(image: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The cards (as ``find_cards``) and, apart, blocks: four-sided outlines that may be two
-    cards touching with no visible seam between them. A block is a strip shaped like two
-    cards end to end (``STRIP_ASPECT``), or a card-shaped outline that holds a card found on
-    its own (two cards side by side). A reader can try each half of a block (``halves``)."""
+class Outlines(NamedTuple):
+    """What ``find_outlines`` finds: the cards, and outlines that may be more cards."""
+
+    cards: list[np.ndarray]
+    blocks: list[np.ndarray]
+    parts: list[np.ndarray]
+
+
+def find_outlines(image: np.ndarray) -> Outlines:
+    """The cards (as ``find_cards``) and, apart, outlines that may be cards touching with no
+    mat between them, which a reader must name before taking them for cards:
+
+    - blocks: four-sided outlines that may be two cards with no visible seam between them. A
+      block is a strip shaped like two cards end to end (``STRIP_ASPECT``), or a card-shaped
+      outline that holds a card found on its own (two cards side by side). A reader can try
+      each half of a block (``halves``).
+    - parts: card-shaped pieces of a larger outline of another shape (three light cards in
+      an L, a T or a square), cut along the thin dark seams between them.
+    """
     blocks: list[np.ndarray] = []
-    cards = _find(image, blocks=blocks)
-    return cards, [order_corners(q) for q in blocks]
+    parts: list[np.ndarray] = []
+    cards = _find(image, blocks=blocks, parts=parts)
+    return Outlines(cards, [order_corners(q) for q in blocks], parts)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -347,29 +368,34 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             order_corners(np.float32([m30, m12, q[2], q[3]])))
 
 
-def _find(image: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray]:
+def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
+          parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Cards (and blocks) found on a picture no larger than ``MAX_WORK_PIXELS``: a larger one
     (a phone's photo) is shrunk first, and the corners scaled back to its pixels."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
     if MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
-        return _find_at(grey, blocks)
+        return _find_at(grey, blocks, parts)
     k = math.sqrt(WORK_PIXELS / (h * w))
     sw, sh = max(1, round(w * k)), max(1, round(h * k))
     small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
     shrunk: list[np.ndarray] | None = None if blocks is None else []
+    cut: list[np.ndarray] | None = None if parts is None else []
     scale = np.float32([w / sw, h / sh])
 
     def back(q: np.ndarray) -> np.ndarray:  # pixel centres map onto pixel centres
         return order_corners((q + 0.5) * scale - 0.5)
 
-    cards = [back(q) for q in _find_at(small, shrunk)]
+    cards = [back(q) for q in _find_at(small, shrunk, cut)]
     if blocks is not None:
         blocks.extend(back(q) for q in shrunk)
+    if parts is not None:
+        parts.extend(back(q) for q in cut)
     return cards
 
 
-def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarray]:
+def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
+             parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
     h, w = grey.shape[:2]
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
@@ -438,7 +464,57 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None) -> list[np.ndarr
         cands.append((sum(s) / 4, q))
         found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
-    return [order_corners(q) for q in _resolve(cands, blocks)]
+    cards = [order_corners(q) for q in _resolve(cands, blocks)]
+    if parts is not None:
+        # The outer outlines, their small gaps closed.
+        outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        parts.extend(_seam_parts(grey, near, outer, cards, img_area))
+    return cards
+
+
+def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
+                cards: list[np.ndarray], img_area: float) -> list[np.ndarray]:
+    """Card-shaped pieces of closed ``outlines`` that the ``cards`` found do not cover, cut
+    along thin lines darker than both sides (``SEAM_WIDTH``, ``SEAM_DEPTH``): light cards
+    touching with no mat between them, whose outline together has some other shape than a
+    card's."""
+    min_card = MIN_AREA_FRAC * img_area
+    h, w = grey.shape[:2]
+    centres = [_centre(q) for q in cards]
+    areas = [cv2.contourArea(q) for q in cards]
+    out = []
+    for c in outlines:
+        x, y, bw, bh = cv2.boundingRect(c)
+        if bw * bh < 1.6 * min_card:
+            continue
+        area = cv2.contourArea(c)  # about nothing for a line that does not close
+        inside = [i for i, (cx, cy) in enumerate(centres)
+                  if x <= cx <= x + bw and y <= cy <= y + bh]
+        if area - sum(areas[i] for i in inside) < 0.8 * min_card:
+            continue  # too small to hold two cards, or the cards found fill it
+        x0, y0 = max(0, x - 2), max(0, y - 2)
+        x1, y1 = min(w, x + bw + 2), min(h, y + bh + 2)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.drawContours(mask, [c], -1, 255, cv2.FILLED, offset=(-x0, -y0))
+        for i in inside:  # what is a card already is no part
+            q = np.int32(np.round(cards[i] - (x0, y0)))
+            cv2.fillConvexPoly(mask, q, 0)
+            cv2.polylines(mask, [q], True, 0, 5)
+        if cv2.countNonZero(mask) < 0.8 * min_card:
+            continue
+        seams = cv2.morphologyEx(grey[y0:y1, x0:x1], cv2.MORPH_BLACKHAT, _SEAM_KERNEL)
+        _, apart = cv2.threshold(seams, SEAM_DEPTH, 255, cv2.THRESH_BINARY_INV)
+        mask = cv2.erode(cv2.bitwise_and(mask, apart), _KERNEL)
+        pieces, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for piece in pieces:
+            if cv2.contourArea(piece) < 0.6 * min_card:
+                continue
+            q = _fit_quad(piece + (x0, y0))
+            if q is None or not _card_shaped(q, img_area):
+                continue
+            pushed, _ = _refine(q, near, REACH * _short_side(q))
+            out.append(order_corners(pushed if _card_shaped(pushed, img_area) else q))
+    return out
 
 
 def _resolve(cands: list[tuple[float, np.ndarray]],

@@ -543,18 +543,28 @@ class Recognizer:
         Cards touching with no visible seam between them (white-bordered cards side by side)
         are outlined as one block: a card-shaped outline no card is recognised in, or a block
         found beside the cards (``vision.detect.find_outlines``), is cut in two, and each half
-        not on a card already found that the first look names surely is a card.
+        not on a card already found that the first look names surely is a card. So is each
+        piece of a larger outline cut along its seams (three cards in an L) that no card read
+        already lies under.
         """
         from vision.detect import find_outlines
 
-        cards, blocks = find_outlines(image)
+        cards, blocks, parts = find_outlines(image)
         out = []
         for corners in cards:
             m = self.classify_quad(image, corners)
-            parts = self._halves_named(image, corners, cards) if m.label is None else []
-            out.extend(parts or [Reading(m.label, m.score, corners)])
+            halves = self._halves_named(image, corners, cards) if m.label is None else []
+            out.extend(halves or [Reading(m.label, m.score, corners)])
         for block in blocks:
             out.extend(self._halves_named(image, block, cards))
+        for part in parts:
+            middle = tuple(float(v) for v in part.mean(axis=0))
+            if any(cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), middle, False) > 0
+                   for r in out):
+                continue  # read already, whole or as a half
+            m = self.glance_quad(image, part)
+            if m.label is not None:
+                out.append(Reading(m.label, m.score, part))
         return out
 
     def _halves_named(self, image: np.ndarray, corners: np.ndarray,
