@@ -345,7 +345,9 @@ def test_half_of_a_block_that_was_never_enrolled_stays_unknown():
     [("white1", _box(250, 100)), ("white4", _box(250, 226)), ("white2", _box(340, 226))],
     [("white0", _box(200, 150)), ("white3", _box(290, 150)), ("white5", _box(380, 150)),
      ("white2", _box(290, 276))],
-], ids=["L of three", "T of four"])
+    [("white0", _box(230, 100)), ("white3", _box(320, 100)), ("white5", _box(230, 226)),
+     ("white2", _box(320, 226))],
+], ids=["L of three", "T of four", "square of four"])
 def test_white_cards_touching_in_another_shape_are_cut_along_their_seams(layout):
     """Light cards whose outline together is no card's or strip's shape are cut along the thin
     shadows between them, and each piece the first look names is a card."""
@@ -366,3 +368,18 @@ def test_a_piece_cut_along_a_seam_that_was_never_enrolled_stays_unknown():
     readings = rec.read(_touching(deck, layout, shadow=True))
     assert "white2" not in [r.label for r in readings]
     assert {r.label for r in readings} <= {"white1", "white4", None}, readings
+
+
+def test_cards_cut_along_seams_on_a_phones_photo():
+    """The same square of four on a picture four times as large: pieces in its pixels."""
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    layout = [("white0", _box(230, 100)), ("white3", _box(320, 100)),
+              ("white5", _box(230, 226)), ("white2", _box(320, 226))]
+    image = cv2.resize(_touching(deck, layout, shadow=True), None, fx=4, fy=4,
+                       interpolation=cv2.INTER_CUBIC)
+    readings = rec.read(image)
+    named = {r.label: S_iou(r.corners, 4 * np.float32(c))
+             for r in readings for label, c in layout if r.label == label}
+    assert sorted(named) == sorted(label for label, _ in layout), readings
+    assert min(named.values()) >= 0.8, named

@@ -479,7 +479,6 @@ def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
     touching with no mat between them, whose outline together has some other shape than a
     card's."""
     min_card = MIN_AREA_FRAC * img_area
-    h, w = grey.shape[:2]
     centres = [_centre(q) for q in cards]
     areas = [cv2.contourArea(q) for q in cards]
     out = []
@@ -492,29 +491,64 @@ def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
                   if x <= cx <= x + bw and y <= cy <= y + bh]
         if area - sum(areas[i] for i in inside) < 0.8 * min_card:
             continue  # too small to hold two cards, or the cards found fill it
-        x0, y0 = max(0, x - 2), max(0, y - 2)
-        x1, y1 = min(w, x + bw + 2), min(h, y + bh + 2)
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.drawContours(mask, [c], -1, 255, cv2.FILLED, offset=(-x0, -y0))
-        for i in inside:  # what is a card already is no part
-            q = np.int32(np.round(cards[i] - (x0, y0)))
-            cv2.fillConvexPoly(mask, q, 0)
-            cv2.polylines(mask, [q], True, 0, 5)
-        if cv2.countNonZero(mask) < 0.8 * min_card:
-            continue
-        seams = cv2.morphologyEx(grey[y0:y1, x0:x1], cv2.MORPH_BLACKHAT, _SEAM_KERNEL)
-        _, apart = cv2.threshold(seams, SEAM_DEPTH, 255, cv2.THRESH_BINARY_INV)
-        mask = cv2.erode(cv2.bitwise_and(mask, apart), _KERNEL)
-        pieces, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for piece in pieces:
-            if cv2.contourArea(piece) < 0.6 * min_card:
-                continue
-            q = _fit_quad(piece + (x0, y0))
-            if q is None or not _card_shaped(q, img_area):
-                continue
-            pushed, _ = _refine(q, near, REACH * _short_side(q))
-            out.append(order_corners(pushed if _card_shaped(pushed, img_area) else q))
+        out.extend(_cut(grey, near, c, [cards[i] for i in inside], img_area))
     return out
+
+
+def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
+         cards: list[np.ndarray], img_area: float) -> list[np.ndarray]:
+    """The card-shaped pieces of the region inside ``outline`` but outside ``cards``, cut
+    along its seams; each side pushed onto an edge of ``near`` when there is one."""
+    min_card = MIN_AREA_FRAC * img_area
+    h, w = grey.shape[:2]
+    x, y, bw, bh = cv2.boundingRect(np.int32(np.round(outline)).reshape(-1, 1, 2))
+    x0, y0 = max(0, x - 2), max(0, y - 2)
+    x1, y1 = min(w, x + bw + 2), min(h, y + bh + 2)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return []
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(mask, [np.int32(np.round(outline)).reshape(-1, 1, 2)], -1, 255,
+                     cv2.FILLED, offset=(-x0, -y0))
+    for q in cards:  # what is a card already is no piece
+        q = np.int32(np.round(q - (x0, y0)))
+        cv2.fillConvexPoly(mask, q, 0)
+        cv2.polylines(mask, [q], True, 0, 5)
+    if cv2.countNonZero(mask) < 0.8 * min_card:
+        return []
+    seams = cv2.morphologyEx(grey[y0:y1, x0:x1], cv2.MORPH_BLACKHAT, _SEAM_KERNEL)
+    _, apart = cv2.threshold(seams, SEAM_DEPTH, 255, cv2.THRESH_BINARY_INV)
+    mask = cv2.erode(cv2.bitwise_and(mask, apart), _KERNEL)
+    pieces, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for piece in pieces:
+        if cv2.contourArea(piece) < 0.6 * min_card:
+            continue
+        q = _fit_quad(piece + (x0, y0))
+        if q is None or not _card_shaped(q, img_area):
+            continue
+        if near is not None:
+            pushed, _ = _refine(q, near, REACH * _short_side(q))
+            q = pushed if _card_shaped(pushed, img_area) else q
+        out.append(order_corners(q))
+    return out
+
+
+def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """The card-shaped pieces of ``quad`` cut along its seams (as the pieces of
+    ``find_outlines``): light cards in a pile or touching whose outline together was taken
+    for one card's. Corners in the picture's pixels."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape[:2]
+    k = 1.0
+    if not MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
+        k = math.sqrt(WORK_PIXELS / (h * w))
+        grey = cv2.resize(grey, (max(1, round(w * k)), max(1, round(h * k))),
+                          interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    sh, sw = grey.shape[:2]
+    scale = np.float32([sw / w, sh / h])
+    q = (np.asarray(quad, np.float32).reshape(4, 2) + 0.5) * scale - 0.5
+    pieces = _cut(grey, None, q, [], float(sh * sw))
+    return [order_corners((p + 0.5) / scale - 0.5) for p in pieces]
 
 
 def _resolve(cands: list[tuple[float, np.ndarray]],

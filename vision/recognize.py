@@ -553,8 +553,8 @@ class Recognizer:
         out = []
         for corners in cards:
             m = self.classify_quad(image, corners)
-            halves = self._halves_named(image, corners, cards) if m.label is None else []
-            out.extend(halves or [Reading(m.label, m.score, corners)])
+            inside = self._inside_named(image, corners, cards) if m.label is None else []
+            out.extend(inside or [Reading(m.label, m.score, corners)])
         for block in blocks:
             out.extend(self._halves_named(image, block, cards))
         for part in parts:
@@ -566,6 +566,21 @@ class Recognizer:
             if m.label is not None:
                 out.append(Reading(m.label, m.score, part))
         return out
+
+    def _inside_named(self, image: np.ndarray, corners: np.ndarray,
+                      cards: Sequence[np.ndarray]) -> list[Reading]:
+        """The cards named inside an outline that was not recognised as one card: its halves
+        (two cards side by side), else its pieces cut along seams (a pile, cards touching)."""
+        from vision.detect import seam_pieces
+
+        named = self._halves_named(image, corners, cards)
+        if named:
+            return named
+        for piece in seam_pieces(image, corners):
+            m = self.glance_quad(image, piece)
+            if m.label is not None:
+                named.append(Reading(m.label, m.score, piece))
+        return named
 
     def _halves_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
