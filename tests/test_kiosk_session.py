@@ -335,3 +335,33 @@ def test_a_controller_with_its_own_game_can_use_the_session_as_its_log(log_path,
         assert lines(log_path) == second
         assert [lines(p) for p in (log_path.parent / "games").iterdir()] == [first]
         assert history.game_count() == 2
+
+
+def test_a_log_that_cannot_be_read_is_set_aside_and_the_table_starts_empty(log_path):
+    log_path.mkdir(parents=True)  # a folder where the log should be: it cannot be read
+    (log_path / "kept.txt").write_text("something of the café's")
+    session = TableSession.open(log_path)
+    [message] = session.messages
+    assert "could not be read" in message and "starts empty" in message
+    assert not session.game.started
+    [aside] = [p for p in log_path.parent.iterdir() if ".unreadable-" in p.name]
+    assert (aside / "kept.txt").read_text() == "something of the café's"  # nothing lost
+    events = planned()
+    for event in events[:3]:
+        session.push(event)
+    assert lines(log_path) == events[:3]
+
+
+def test_a_games_folder_that_cannot_be_made_keeps_the_last_log_beside_the_new_one(log_path):
+    clock = iter(datetime(2026, 11, 30, 21, m, tzinfo=UTC) for m in range(60))
+    session = TableSession.open(log_path, clock=lambda: next(clock))
+    events = planned()
+    for event in events[:4]:
+        session.push(event)
+    (log_path.parent / "games").write_text("a file where the folder should be")
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    assert any("could not be moved to" in m for m in session.messages), session.messages
+    assert lines(log_path) == [{"event": "game", "players": ["Dan", "Eve"]}]
+    [kept] = [p for p in log_path.parent.iterdir()
+              if p.name.startswith("table.") and p != log_path]
+    assert lines(kept) == events[:4]
