@@ -571,16 +571,10 @@ class Recognizer:
                       cards: Sequence[np.ndarray]) -> list[Reading]:
         """The cards named inside an outline that was not recognised as one card: its halves
         (two cards side by side), else its pieces cut along seams (a pile, cards touching)."""
-        from vision.detect import seam_pieces
+        from vision.detect import halves, seam_pieces
 
-        named = self._halves_named(image, corners, cards)
-        if named:
-            return named
-        for piece in seam_pieces(image, corners):
-            m = self.glance_quad(image, piece)
-            if m.label is not None:
-                named.append(Reading(m.label, m.score, piece))
-        return named
+        return (self._named(image, halves(corners), corners, cards)
+                or self._named(image, seam_pieces(image, corners), corners, cards))
 
     def _halves_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
@@ -588,15 +582,21 @@ class Recognizer:
         for a half whose middle lies on another of ``cards``."""
         from vision.detect import halves
 
+        return self._named(image, halves(corners), corners, cards)
+
+    def _named(self, image: np.ndarray, pieces: Sequence[np.ndarray], whole: np.ndarray,
+               cards: Sequence[np.ndarray]) -> list[Reading]:
+        """The pieces of ``whole`` that the first look names, but for a piece whose middle
+        lies on another of ``cards``."""
         out = []
-        for half in halves(corners):
-            middle = tuple(float(v) for v in half.mean(axis=0))
-            if any(c is not corners and cv2.pointPolygonTest(c.reshape(-1, 1, 2), middle,
-                                                             False) > 0 for c in cards):
+        for piece in pieces:
+            middle = tuple(float(v) for v in piece.mean(axis=0))
+            if any(c is not whole and cv2.pointPolygonTest(c.reshape(-1, 1, 2), middle,
+                                                           False) > 0 for c in cards):
                 continue
-            m = self.glance_quad(image, half)
+            m = self.glance_quad(image, piece)
             if m.label is not None:
-                out.append(Reading(m.label, m.score, half))
+                out.append(Reading(m.label, m.score, piece))
         return out
 
     # -- enrolment checks ---------------------------------------------------------------------
