@@ -34,9 +34,6 @@ STRIP_ASPECT = (2.3, 3.3)
 WORK_PIXELS = 640 * 480
 MAX_WORK_PIXELS = 2 * WORK_PIXELS
 MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
-# A picture this much of which is edges (sensor noise in the dark, a very busy pattern) has
-# no outline that can be told apart (table scenes measured stay near an eighth).
-MAX_EDGE_SHARE = 0.25
 # A seam between light cards touching: a line at most this many pixels wide, darker than
 # both its sides by this many grey levels.
 SEAM_WIDTH = 7
@@ -401,8 +398,6 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
              parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
     h, w = grey.shape[:2]
     edges = _edges(grey)
-    if cv2.countNonZero(edges) > MAX_EDGE_SHARE * edges.size:
-        return []  # edges everywhere: any outline would find its sides among them
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     near = cv2.dilate(edges, _KERNEL)
