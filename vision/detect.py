@@ -368,29 +368,40 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             order_corners(np.float32([m30, m12, q[2], q[3]])))
 
 
-def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
-          parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
-    """Cards (and blocks) found on a picture no larger than ``MAX_WORK_PIXELS``: a larger one
-    (a phone's photo) is shrunk first, and the corners scaled back to its pixels."""
+def _working(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The grey picture at the size finding is tuned for (``WORK_PIXELS``, unless it is
+    within ``MIN_WORK_PIXELS``..``MAX_WORK_PIXELS`` already), and its size over the
+    picture's (x, y)."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
     if MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
-        return _find_at(grey, blocks, parts)
+        return grey, np.float32([1, 1])
     k = math.sqrt(WORK_PIXELS / (h * w))
     sw, sh = max(1, round(w * k)), max(1, round(h * k))
     small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    return small, np.float32([sw / w, sh / h])
+
+
+def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """Corners at the working size back in the picture's pixels (pixel centres onto pixel
+    centres)."""
+    return order_corners((q + 0.5) / scale - 0.5)
+
+
+def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
+          parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """Cards (and blocks and parts) found at the working size (``_working``), their corners
+    in the picture's pixels."""
+    grey, scale = _working(image)
+    if scale[0] == 1 and scale[1] == 1:
+        return _find_at(grey, blocks, parts)
     shrunk: list[np.ndarray] | None = None if blocks is None else []
     cut: list[np.ndarray] | None = None if parts is None else []
-    scale = np.float32([w / sw, h / sh])
-
-    def back(q: np.ndarray) -> np.ndarray:  # pixel centres map onto pixel centres
-        return order_corners((q + 0.5) * scale - 0.5)
-
-    cards = [back(q) for q in _find_at(small, shrunk, cut)]
+    cards = [_to_picture(q, scale) for q in _find_at(grey, shrunk, cut)]
     if blocks is not None:
-        blocks.extend(back(q) for q in shrunk)
+        blocks.extend(_to_picture(q, scale) for q in shrunk)
     if parts is not None:
-        parts.extend(back(q) for q in cut)
+        parts.extend(_to_picture(q, scale) for q in cut)
     return cards
 
 
@@ -537,18 +548,10 @@ def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     """The card-shaped pieces of ``quad`` cut along its seams (as the pieces of
     ``find_outlines``): light cards in a pile or touching whose outline together was taken
     for one card's. Corners in the picture's pixels."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape[:2]
-    k = 1.0
-    if not MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
-        k = math.sqrt(WORK_PIXELS / (h * w))
-        grey = cv2.resize(grey, (max(1, round(w * k)), max(1, round(h * k))),
-                          interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
-    sh, sw = grey.shape[:2]
-    scale = np.float32([sw / w, sh / h])
+    grey, scale = _working(image)
     q = (np.asarray(quad, np.float32).reshape(4, 2) + 0.5) * scale - 0.5
-    pieces = _cut(grey, None, q, [], float(sh * sw))
-    return [order_corners((p + 0.5) / scale - 0.5) for p in pieces]
+    h, w = grey.shape[:2]
+    return [_to_picture(p, scale) for p in _cut(grey, None, q, [], float(h * w))]
 
 
 def _resolve(cands: list[tuple[float, np.ndarray]],
