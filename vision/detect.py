@@ -368,15 +368,22 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             order_corners(np.float32([m30, m12, q[2], q[3]])))
 
 
-def _working(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The grey picture at the size finding is tuned for (``WORK_PIXELS``, unless it is
-    within ``MIN_WORK_PIXELS``..``MAX_WORK_PIXELS`` already), and its size over the
-    picture's (x, y)."""
+def _work_scale(h: int, w: int) -> float:
+    """How much a picture of h x w pixels is scaled for finding: 1 within
+    ``MIN_WORK_PIXELS``..``MAX_WORK_PIXELS``, else to ``WORK_PIXELS``."""
+    if MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
+        return 1.0
+    return math.sqrt(WORK_PIXELS / (h * w))
+
+
+def _working(image: np.ndarray, k: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The grey picture at the size finding is tuned for (scaled by ``k``, by default
+    ``_work_scale``'s), and its size over the picture's (x, y)."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
-    if MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
+    k = _work_scale(h, w) if k is None else k
+    if k == 1:
         return grey, np.float32([1, 1])
-    k = math.sqrt(WORK_PIXELS / (h * w))
     sw, sh = max(1, round(w * k)), max(1, round(h * k))
     small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
     return small, np.float32([sw / w, sh / h])
@@ -548,10 +555,18 @@ def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     """The card-shaped pieces of ``quad`` cut along its seams (as the pieces of
     ``find_outlines``): light cards in a pile or touching whose outline together was taken
     for one card's. Corners in the picture's pixels."""
-    grey, scale = _working(image)
-    q = (np.asarray(quad, np.float32).reshape(4, 2) + 0.5) * scale - 0.5
-    h, w = grey.shape[:2]
-    return [_to_picture(p, scale) for p in _cut(grey, None, q, [], float(h * w))]
+    h, w = image.shape[:2]
+    k = _work_scale(h, w)
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    # Only the quad's part of the picture, at the size the whole would be found at.
+    x0, y0 = (max(0, int(v) - 4) for v in q.min(axis=0))
+    x1, y1 = min(w, int(q[:, 0].max()) + 5), min(h, int(q[:, 1].max()) + 5)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return []
+    grey, scale = _working(image[y0:y1, x0:x1], k)
+    inside = (q - (x0, y0) + 0.5) * scale - 0.5
+    pieces = _cut(grey, None, inside, [], k * k * h * w)
+    return [_to_picture(p, scale) + np.float32([x0, y0]) for p in pieces]
 
 
 def _resolve(cands: list[tuple[float, np.ndarray]],
