@@ -73,6 +73,19 @@ def test_pictures_smaller_or_larger_than_a_webcams(deck, scale):
     assert hits == total and false == 0
 
 
+def test_a_card_seen_so_slanted_that_it_looks_square_is_found_whole(deck):
+    """Foreshortened to a square, a card is too square to be taken for one, while its picture
+    panel still looks card-shaped: the card's outline around the panel is the card."""
+    import cv2
+
+    corners = np.float32([[250, 150], [370, 158], [362, 276], [243, 268]])
+    for label in sorted(deck):
+        img = np.full((480, 640, 3), (60, 90, 50), np.uint8)
+        S.paste_card(img, np.full(img.shape[:2], -1, np.int32), 0, deck[label], corners)
+        (found,) = find_cards(cv2.GaussianBlur(img, (3, 3), 0.8))
+        assert quad_iou(found, corners) >= 0.9, label
+
+
 def test_empty_mat_has_no_cards(deck):
     for seed, mat in enumerate(S.MAT_KINDS):
         img = S.make_mat((480, 640), mat, np.random.default_rng(seed))

@@ -34,6 +34,10 @@ STRIP_ASPECT = (2.3, 3.3)
 WORK_PIXELS = 640 * 480
 MAX_WORK_PIXELS = 2 * WORK_PIXELS
 MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
+# A card seen so slanted that it looks square: a first look at outlines this square, and its
+# picture panel inside it, as a share of its area.
+ROUGH_SQUARE = 0.97
+ENCLOSED = (0.35, 0.85)
 # A seam between light cards touching: a line at most this many pixels wide, darker than
 # both its sides by this many grey levels.
 SEAM_WIDTH = 7
@@ -427,6 +431,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
     found: list[tuple[float, float, float]] = []
     kept: list[np.ndarray] = []  # the cards found so far, as contours
     markers: list[np.ndarray] = []
+    squares: list[np.ndarray] = []  # outlines about as long as wide
     big = []
     for c in contours:
         if len(c) < 4:
@@ -452,6 +457,9 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             continue
         seen.append((cx, cy, area))
         ratio = _aspect(q)
+        if ROUGH_SQUARE <= ratio < ROUGH_CARD_ASPECT[0]:
+            squares.append(q)  # a card so slanted that it looks square? (see _enclosed)
+            continue
         if not ROUGH_CARD_ASPECT[0] <= ratio <= ROUGH_CARD_ASPECT[1]:
             if (blocks is not None and area >= MIN_AREA_FRAC * img_area
                     and ROUGH_STRIP_ASPECT[0] <= ratio <= ROUGH_STRIP_ASPECT[1]):
@@ -472,6 +480,8 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
                 continue
         q, s = _refine(q, near, REACH * _short_side(q))
         if not _card_shaped(q, img_area):
+            if _aspect(q) < MIN_ASPECT:
+                squares.append(q)
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
@@ -482,12 +492,52 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
         cands.append((sum(s) / 4, q))
         found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
+    if squares and cands:
+        cands = _enclosed(cands, squares, near, img_area)
     cards = [order_corners(q) for q in _resolve(cands, blocks)]
     if parts is not None:
         # The outer outlines, their small gaps closed.
         outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         parts.extend(_seam_parts(grey, near, outer, cards, img_area))
     return cards
+
+
+def _enclosed(cands: list[tuple[float, np.ndarray]], squares: list[np.ndarray],
+              near: np.ndarray, img_area: float) -> list[tuple[float, np.ndarray]]:
+    """Each candidate that is the picture panel of a card seen so slanted that the card looks
+    square (too square to be taken for one, while its panel still looks card-shaped) replaced
+    by the card's outline: a square outline along edges all round, holding the candidate in its
+    middle at a share of its area a panel has (``ENCLOSED``), every side of the candidate
+    along one of its own."""
+    out = []
+    for score, q in cands:
+        area = cv2.contourArea(q)
+        centre = _centre(q)
+        for f in squares:
+            fa = cv2.contourArea(f)
+            if not (ENCLOSED[0] * fa <= area <= ENCLOSED[1] * fa
+                    and _dist(centre, _centre(f)) <= 0.15 * math.sqrt(fa)):
+                continue
+            f, s = _refine(f, near, REACH * _short_side(f))
+            s = s.tolist()
+            if (min(s) >= MIN_SIDE_SUPPORT and sum(s) / 4 >= MIN_MEAN_SUPPORT
+                    and _card_shaped(f, img_area, (1.0, MIN_ASPECT))
+                    and _inter(q, f) >= 0.95 * area and _parallel(q, f)):
+                q = f
+                break
+        out.append((score, q))
+    return out
+
+
+def _parallel(a: np.ndarray, b: np.ndarray, degrees: float = 6.0) -> bool:
+    """Every side of ``a`` within ``degrees`` of the direction of a side of ``b``."""
+    def directions(q):
+        p = q.tolist()
+        return [math.degrees(math.atan2(p[(i + 1) % 4][1] - p[i][1],
+                                        p[(i + 1) % 4][0] - p[i][0])) % 180 for i in range(4)]
+    db = directions(b)
+    return all(min(min(abs(x - y), 180 - abs(x - y)) for y in db) <= degrees
+               for x in directions(a))
 
 
 def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
