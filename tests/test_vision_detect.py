@@ -73,6 +73,17 @@ def test_pictures_smaller_or_larger_than_a_webcams(deck, scale):
     assert hits == total and false == 0
 
 
+def test_only_a_whole_picture_read_at_once_is_enlarged():
+    """The tracker reads part of a camera's frame: its cards are at the camera's scale, and
+    enlarging it would only cost time. A phone's photo is shrunk either way."""
+    from vision.detect import _work_scale
+
+    assert _work_scale(336, 480, enlarge=False) == 1.0
+    assert _work_scale(240, 320, enlarge=True) == pytest.approx(2.0)
+    assert _work_scale(480, 640, enlarge=True) == 1.0
+    assert _work_scale(3024, 4032, enlarge=False) == pytest.approx(640 / 4032, rel=0.01)
+
+
 def test_a_card_seen_so_slanted_that_it_looks_square_is_found_whole(deck):
     """Foreshortened to a square, a card is too square to be taken for one, while its picture
     panel still looks card-shaped: the card's outline around the panel is the card."""

@@ -29,14 +29,16 @@ BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the blo
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
 # Two cards touching end to end, outlined as one: long side over short about 2 x 1.40.
 STRIP_ASPECT = (2.3, 3.3)
-# Finding is tuned for pictures of about 640 x 480; one much larger is shrunk to that size
-# (its edges would be too soft and too far apart for the checks below).
+# Finding is tuned for pictures of about 640 x 480: one more than twice as large is shrunk to
+# that size (its edges would be too soft and too far apart for the checks below). A whole
+# picture read at once (``find_outlines``) under 0.8 times that is also enlarged; a camera's
+# frame or a part of one (``find_cards``, the table's tracker) never is: its cards are at
+# the camera's own scale.
 WORK_PIXELS = 640 * 480
 MAX_WORK_PIXELS = 2 * WORK_PIXELS
 MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
-# A card seen so slanted that it looks square: a first look at outlines this square, and its
-# picture panel inside it, as a share of its area.
-ROUGH_SQUARE = 0.97
+# A card seen so slanted that it looks square: its picture panel inside it, as a share of its
+# area.
 ENCLOSED = (0.35, 0.85)
 # A seam between light cards touching: a line at most this many pixels wide, darker than
 # both its sides by this many grey levels.
@@ -226,7 +228,6 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float) -> tuple[np.ndarray, 
     stays there. Cards touching each other are found separately because their inner regions
     are separate. Returns the new quad and, for each side, the share of it along an edge.
     """
-    h, w = near.shape
     offsets = _offsets(int(reach))
     p = np.asarray(q, np.float32)
     d = p[_NEXT] - p  # 4 x 2: each side's direction
@@ -334,7 +335,7 @@ def _inter(a, b):
 def find_cards(image: np.ndarray) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
     (see ``order_corners``)."""
-    return _find(image, blocks=None)
+    return _find(image, blocks=None, enlarge=False)
 
 
 class Outlines(NamedTuple):
@@ -358,7 +359,7 @@ def find_outlines(image: np.ndarray) -> Outlines:
     """
     blocks: list[np.ndarray] = []
     parts: list[np.ndarray] = []
-    cards = _find(image, blocks=blocks, parts=parts)
+    cards = _find(image, blocks=blocks, parts=parts, enlarge=True)
     return Outlines(cards, [order_corners(q) for q in blocks], parts)
 
 
@@ -372,20 +373,20 @@ def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             order_corners(np.float32([m30, m12, q[2], q[3]])))
 
 
-def _work_scale(h: int, w: int) -> float:
-    """How much a picture of h x w pixels is scaled for finding: 1 within
-    ``MIN_WORK_PIXELS``..``MAX_WORK_PIXELS``, else to ``WORK_PIXELS``."""
-    if MIN_WORK_PIXELS <= h * w <= MAX_WORK_PIXELS:
+def _work_scale(h: int, w: int, *, enlarge: bool) -> float:
+    """How much a picture of h x w pixels is scaled for finding: to ``WORK_PIXELS`` when it
+    has more than ``MAX_WORK_PIXELS``, or (``enlarge``) fewer than ``MIN_WORK_PIXELS``;
+    else 1."""
+    if h * w <= MAX_WORK_PIXELS and (h * w >= MIN_WORK_PIXELS or not enlarge):
         return 1.0
     return math.sqrt(WORK_PIXELS / (h * w))
 
 
-def _working(image: np.ndarray, k: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """The grey picture at the size finding is tuned for (scaled by ``k``, by default
-    ``_work_scale``'s), and its size over the picture's (x, y)."""
+def _working(image: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+    """The grey picture scaled by ``k`` (``_work_scale``), and its size over the picture's
+    (x, y)."""
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape[:2]
-    k = _work_scale(h, w) if k is None else k
     if k == 1:
         return grey, np.float32([1, 1])
     sw, sh = max(1, round(w * k)), max(1, round(h * k))
@@ -400,10 +401,10 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 
 def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
-          parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
-    """Cards (and blocks and parts) found at the working size (``_working``), their corners
-    in the picture's pixels."""
-    grey, scale = _working(image)
+          parts: list[np.ndarray] | None = None, *, enlarge: bool) -> list[np.ndarray]:
+    """Cards (and blocks and parts) found at the working size (``_work_scale``), their
+    corners in the picture's pixels."""
+    grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=enlarge))
     if scale[0] == 1 and scale[1] == 1:
         return _find_at(grey, blocks, parts)
     shrunk: list[np.ndarray] | None = None if blocks is None else []
@@ -457,7 +458,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             continue
         seen.append((cx, cy, area))
         ratio = _aspect(q)
-        if ROUGH_SQUARE <= ratio < ROUGH_CARD_ASPECT[0]:
+        if ratio < ROUGH_CARD_ASPECT[0]:
             squares.append(q)  # a card so slanted that it looks square? (see _enclosed)
             continue
         if not ROUGH_CARD_ASPECT[0] <= ratio <= ROUGH_CARD_ASPECT[1]:
@@ -556,17 +557,20 @@ def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
             continue
         area = cv2.contourArea(c)  # about nothing for a line that does not close
         inside = [i for i, (cx, cy) in enumerate(centres)
-                  if x <= cx <= x + bw and y <= cy <= y + bh]
+                  if x <= cx <= x + bw and y <= cy <= y + bh
+                  and cv2.pointPolygonTest(c, (cx, cy), False) > 0]
         if area - sum(areas[i] for i in inside) < 0.8 * min_card:
-            continue  # too small to hold two cards, or the cards found fill it
+            continue  # the cards found fill it, or it does not close
         out.extend(_cut(grey, near, c, [cards[i] for i in inside], img_area))
     return out
 
 
 def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
-         cards: list[np.ndarray], img_area: float) -> list[np.ndarray]:
+         cards: list[np.ndarray], img_area: float, *, whole_too: bool = True
+         ) -> list[np.ndarray]:
     """The card-shaped pieces of the region inside ``outline`` but outside ``cards``, cut
-    along its seams; each side pushed onto an edge of ``near`` when there is one."""
+    along its seams; each side pushed onto an edge of ``near`` when there is one. Unless
+    ``whole_too``, a piece that is most of the outline (nothing was cut off) is none."""
     min_card = MIN_AREA_FRAC * img_area
     h, w = grey.shape[:2]
     x, y, bw, bh = cv2.boundingRect(np.int32(np.round(outline)).reshape(-1, 1, 2))
@@ -587,9 +591,11 @@ def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
     _, apart = cv2.threshold(seams, SEAM_DEPTH, 255, cv2.THRESH_BINARY_INV)
     mask = cv2.erode(cv2.bitwise_and(mask, apart), _KERNEL)
     pieces, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    whole = cv2.contourArea(np.float32(outline).reshape(-1, 1, 2))
     out = []
     for piece in pieces:
-        if cv2.contourArea(piece) < 0.6 * min_card:
+        size = cv2.contourArea(piece)
+        if size < 0.6 * min_card or (size > 0.8 * whole and not whole_too):
             continue
         q = _fit_quad(piece + (x0, y0))
         if q is None or not _card_shaped(q, img_area):
@@ -606,7 +612,7 @@ def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     ``find_outlines``): light cards in a pile or touching whose outline together was taken
     for one card's. Corners in the picture's pixels."""
     h, w = image.shape[:2]
-    k = _work_scale(h, w)
+    k = _work_scale(h, w, enlarge=True)  # as find_outlines looks at the whole picture
     q = np.asarray(quad, np.float32).reshape(4, 2)
     # Only the quad's part of the picture, at the size the whole would be found at.
     x0, y0 = (max(0, int(v) - 4) for v in q.min(axis=0))
@@ -615,7 +621,8 @@ def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
         return []
     grey, scale = _working(image[y0:y1, x0:x1], k)
     inside = (q - (x0, y0) + 0.5) * scale - 0.5
-    pieces = _cut(grey, None, inside, [], k * k * h * w)
+    # The quad itself was looked at already: only what seams cut from it is new.
+    pieces = _cut(grey, None, inside, [], k * k * h * w, whole_too=False)
     return [_to_picture(p, scale) + np.float32([x0, y0]) for p in pieces]
 
 
