@@ -360,7 +360,7 @@ def find_outlines(image: np.ndarray) -> Outlines:
     blocks: list[np.ndarray] = []
     parts: list[np.ndarray] = []
     cards = _find(image, blocks=blocks, parts=parts, enlarge=True)
-    return Outlines(cards, [order_corners(q) for q in blocks], parts)
+    return Outlines(cards, blocks, parts)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -405,15 +405,13 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
     """Cards (and blocks and parts) found at the working size (``_work_scale``), their
     corners in the picture's pixels."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=enlarge))
-    if scale[0] == 1 and scale[1] == 1:
-        return _find_at(grey, blocks, parts)
-    shrunk: list[np.ndarray] | None = None if blocks is None else []
-    cut: list[np.ndarray] | None = None if parts is None else []
-    cards = [_to_picture(q, scale) for q in _find_at(grey, shrunk, cut)]
+    found_blocks: list[np.ndarray] | None = None if blocks is None else []
+    found_parts: list[np.ndarray] | None = None if parts is None else []
+    cards = [_to_picture(q, scale) for q in _find_at(grey, found_blocks, found_parts)]
     if blocks is not None:
-        blocks.extend(_to_picture(q, scale) for q in shrunk)
+        blocks.extend(_to_picture(q, scale) for q in found_blocks)
     if parts is not None:
-        parts.extend(_to_picture(q, scale) for q in cut)
+        parts.extend(_to_picture(q, scale) for q in found_parts)
     return cards
 
 
@@ -495,7 +493,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
         kept.append(q.reshape(-1, 1, 2))
     if squares and cands:
         cands = _enclosed(cands, squares, near, img_area)
-    cards = [order_corners(q) for q in _resolve(cands, blocks)]
+    cards = _resolve(cands, blocks)
     if parts is not None:
         # The outer outlines, their small gaps closed.
         outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -573,14 +571,14 @@ def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
     ``whole_too``, a piece that is most of the outline (nothing was cut off) is none."""
     min_card = MIN_AREA_FRAC * img_area
     h, w = grey.shape[:2]
-    x, y, bw, bh = cv2.boundingRect(np.int32(np.round(outline)).reshape(-1, 1, 2))
+    ring = np.int32(np.round(outline)).reshape(-1, 1, 2)
+    x, y, bw, bh = cv2.boundingRect(ring)
     x0, y0 = max(0, x - 2), max(0, y - 2)
     x1, y1 = min(w, x + bw + 2), min(h, y + bh + 2)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return []
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.drawContours(mask, [np.int32(np.round(outline)).reshape(-1, 1, 2)], -1, 255,
-                     cv2.FILLED, offset=(-x0, -y0))
+    cv2.drawContours(mask, [ring], -1, 255, cv2.FILLED, offset=(-x0, -y0))
     for q in cards:  # what is a card already is no piece
         q = np.int32(np.round(q - (x0, y0)))
         cv2.fillConvexPoly(mask, q, 0)
@@ -603,7 +601,7 @@ def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
         if near is not None:
             pushed, _ = _refine(q, near, REACH * _short_side(q))
             q = pushed if _card_shaped(pushed, img_area) else q
-        out.append(order_corners(q))
+        out.append(q)
     return out
 
 

@@ -547,7 +547,7 @@ class Recognizer:
         piece of a larger outline cut along its seams (three cards in an L) that no card read
         already lies under.
         """
-        from vision.detect import find_outlines
+        from vision.detect import find_outlines, halves
 
         cards, blocks, parts = find_outlines(image)
         out = []
@@ -556,7 +556,7 @@ class Recognizer:
             inside = self._inside_named(image, corners, cards) if m.label is None else []
             out.extend(inside or [Reading(m.label, m.score, corners)])
         for block in blocks:
-            out.extend(self._halves_named(image, block, cards))
+            out.extend(self._named(image, halves(block), block, cards))
         for part in parts:
             middle = tuple(float(v) for v in part.mean(axis=0))
             if any(cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), middle, False) > 0
@@ -575,14 +575,6 @@ class Recognizer:
 
         return (self._named(image, halves(corners), corners, cards)
                 or self._named(image, seam_pieces(image, corners), corners, cards))
-
-    def _halves_named(self, image: np.ndarray, corners: np.ndarray,
-                      cards: Sequence[np.ndarray]) -> list[Reading]:
-        """The halves of a block (``vision.detect.halves``) that the first look names, but
-        for a half whose middle lies on another of ``cards``."""
-        from vision.detect import halves
-
-        return self._named(image, halves(corners), corners, cards)
 
     def _named(self, image: np.ndarray, pieces: Sequence[np.ndarray], whole: np.ndarray,
                cards: Sequence[np.ndarray]) -> list[Reading]:
