@@ -330,14 +330,23 @@ def test_slots_out_of_the_picture_mean_looking_everywhere():
     assert tracker.region((480, 640)) == (0, 0, 640, 480)
 
 
-def test_the_region_follows_a_change_of_picture_size():
-    class BigMat:  # slots spread over 0..2000 pixels, whatever the picture's size
+def test_the_region_follows_the_picture_size_and_the_mat():
+    class ShiftedMat:  # the slots seen k times as large as in millimetres, shifted
+        def __init__(self, k, dx=0.0, dy=0.0):
+            self.k, self.dx, self.dy = k, dx, dy
+
         def mat_to_image(self, points):
-            return np.float32(points) * 5.0
+            return np.float32(points) * self.k + (self.dx, self.dy)
 
     tracker = RevealTracker(ColourRecognizer())
-    tracker.mat = BigMat()
-    x0, y0, x1, y1 = tracker.region((480, 640))
-    assert x1 <= 640 and y1 <= 480
+    tracker.mat = ShiftedMat(5)  # slots over 0..2000 pixels, whatever the picture's size
+    assert tracker.region((480, 640))[2:] == (640, 480)
     x0, y0, x1, y1 = tracker.region((960, 1280))  # the camera now gives larger pictures
-    assert x1 > 640 and y1 > 480 and x1 <= 1280 and y1 <= 960
+    assert (x1, y1) == (1280, 960) and (x0, y0) == tracker.region((480, 640))[:2]
+    tracker.mat = ShiftedMat(3)
+    near = tracker.region((960, 1280))
+    assert 0 < near[0] and 0 < near[1] and near[2] < 1280 and near[3] < 960
+    tracker.mat = ShiftedMat(3, -300, -200)  # the camera was bumped: the slots moved up-left
+    x0, y0, x1, y1 = tracker.region((960, 1280))
+    assert (x0, y0) == (0, 0)  # cut at the picture's edge, not wrapped round
+    assert abs(x1 - (near[2] - 300)) < 16 and abs(y1 - (near[3] - 200)) < 16  # moved with it

@@ -262,8 +262,6 @@ class RevealTracker:
         self._mat_t: float | None = None
         self.markers_seen: tuple[int, ...] = ()
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
-        self._region: tuple[int, int, int, int] = (0, 0, 0, 0)
-        self._region_for: tuple | None = None  # the mat and picture size it was made for
         self._last_small: np.ndarray | None = None
         self._last_readings: dict[str, ZoneReading] | None = None
         self.examined = 0  # frames that went through detection and recognition
@@ -349,21 +347,17 @@ class RevealTracker:
         h, w = shape[:2]
         if self.mat is None:
             return 0, 0, w, h
-        if self._region_for is None or self._region_for[0] is not self.mat \
-                or self._region_for[1] != (h, w):
-            m = REGION_MARGIN_MM
-            mm = [(x, y) for z in self.zones
-                  for x in (z.x - m, z.x + z.w + m) for y in (z.y - m, z.y + z.h + m)]
-            px = self.mat.mat_to_image(mm)
-            step = REGION_STEP_PX
-            x0, y0 = (np.floor(px.min(axis=0) / step) * step).astype(int)
-            x1, y1 = (np.ceil(px.max(axis=0) / step) * step).astype(int)
-            self._region = (max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1)))
-            self._region_for = (self.mat, (h, w))
-        x0, y0, x1, y1 = self._region
+        m = REGION_MARGIN_MM
+        mm = [(x, y) for z in self.zones
+              for x in (z.x - m, z.x + z.w + m) for y in (z.y - m, z.y + z.h + m)]
+        px = self.mat.mat_to_image(mm)
+        step = REGION_STEP_PX
+        x0, y0 = (np.floor(px.min(axis=0) / step) * step).astype(int)
+        x1, y1 = (np.ceil(px.max(axis=0) / step) * step).astype(int)
+        x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
         if x1 - x0 < 8 or y1 - y0 < 8:
             return 0, 0, w, h  # the slots are out of the picture: look everywhere
-        return self._region
+        return x0, y0, x1, y1
 
     def _place(self, reading: Any, corners: np.ndarray) -> PlacedReading:
         assert self.mat is not None
