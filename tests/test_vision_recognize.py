@@ -382,3 +382,17 @@ def test_cards_cut_along_seams_on_a_phones_photo():
              for r in readings for label, c in layout if r.label == label}
     assert sorted(named) == sorted(label for label, _ in layout), readings
     assert min(named.values()) >= 0.8, named
+
+
+def test_a_piece_lying_on_another_card_is_not_read_again():
+    """A half or piece whose middle lies on a card found on its own is that card: it is not
+    named a second time."""
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    piece = np.float32(_box(250, 100))
+    image = _touching(deck, [("white1", _box(250, 100))])
+    [alone] = rec._named(image, [piece], None, [])
+    assert alone.label == "white1"
+    under = np.float32(_box(240, 90, 110, 146))  # another card's outline around it
+    assert rec._named(image, [piece], None, [under]) == []
+    assert [r.label for r in rec._named(image, [piece], under, [under])] == ["white1"]  # its whole

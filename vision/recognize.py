@@ -557,14 +557,8 @@ class Recognizer:
             out.extend(inside or [Reading(m.label, m.score, corners)])
         for block in blocks:
             out.extend(self._named(image, halves(block), block, cards))
-        for part in parts:
-            middle = tuple(float(v) for v in part.mean(axis=0))
-            if any(cv2.pointPolygonTest(r.corners.reshape(-1, 1, 2), middle, False) > 0
-                   for r in out):
-                continue  # read already, whole or as a half
-            m = self.glance_quad(image, part)
-            if m.label is not None:
-                out.append(Reading(m.label, m.score, part))
+        # A part lying on a card read already (whole or as a half) is that card.
+        out.extend(self._named(image, parts, None, [r.corners for r in out]))
         return out
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
@@ -576,13 +570,15 @@ class Recognizer:
         return (self._named(image, halves(corners), corners, cards)
                 or self._named(image, seam_pieces(image, corners), corners, cards))
 
-    def _named(self, image: np.ndarray, pieces: Sequence[np.ndarray], whole: np.ndarray,
+    def _named(self, image: np.ndarray, pieces: Sequence[np.ndarray], whole: np.ndarray | None,
                cards: Sequence[np.ndarray]) -> list[Reading]:
-        """The pieces of ``whole`` that the first look names, but for a piece whose middle
-        lies on another of ``cards``."""
+        """The pieces (of ``whole``, if given) that the first look names, but for a piece whose
+        middle lies on another of ``cards``."""
+        from vision.detect import _centre
+
         out = []
         for piece in pieces:
-            middle = tuple(float(v) for v in piece.mean(axis=0))
+            middle = _centre(piece)
             if any(c is not whole and cv2.pointPolygonTest(c.reshape(-1, 1, 2), middle,
                                                            False) > 0 for c in cards):
                 continue
