@@ -91,11 +91,9 @@ def _inter(a, b):
     return float(v)
 
 
-def bench_scenes(n: int, seed: int, runs: int) -> None:
+def bench_scenes(deck, rec, n: int, seed: int, runs: int) -> None:
     """Recall, misreads and false alarms from the first pass over the scenes; the time per
     frame of each pipeline is its best mean over ``runs`` passes (the machine is shared)."""
-    deck = S.load_deck()
-    rec = Recognizer.from_dir(ROOT / "assets" / "cards")
     scenes = [S.random_scene(deck, seed + i) for i in range(n)]
     names = ("minimal contours", "find_cards", "read (find+name)")
     tot = {name: np.zeros(7, int) for name in names}
@@ -305,11 +303,9 @@ def bench_other_deck(n: int, seed: int) -> None:
               f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
 
 
-def bench_sizes(n: int, seed: int) -> None:
+def bench_sizes(deck, rec, n: int, seed: int) -> None:
     """Recall on pictures smaller and larger than a webcam's 640 x 480 (a phone's photo), the
     cards drawn at the same share of the picture."""
-    deck = S.load_deck()
-    rec = Recognizer.from_dir(ROOT / "assets" / "cards")
     print(f"other picture sizes, {n} scenes each (cards at the same share of the picture):")
     for w, h in ((320, 240), (1280, 960), (4032, 3024)):
         tot = np.zeros(7, int)
@@ -363,10 +359,12 @@ def main() -> int:
                     "time of each pipeline counts (default 3)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
-    bench_scenes(args.scenes, args.seed, max(1, args.runs))
+    deck = S.load_deck()
+    rec = Recognizer.from_dir(ROOT / "assets" / "cards")
+    bench_scenes(deck, rec, args.scenes, args.seed, max(1, args.runs))
     bench_dobble()
     bench_other_deck(max(10, args.scenes // 8), args.seed + 7)
-    bench_sizes(max(10, args.scenes // 8), args.seed + 11)
+    bench_sizes(deck, rec, max(10, args.scenes // 8), args.seed + 11)
     summary()
     return 0
 
