@@ -120,3 +120,13 @@ def test_a_still_table_is_pictured_a_few_times_then_those_pictures_come_in_turn(
     cam.read()
     assert len(composed) == S.STILL_PICTURES + 1  # a card moving in: a new picture
     assert cam.truth and cam.truth[0].label == "cook"
+    cam.clock.advance(cam.settle + 0.1)  # the card has settled and the hand has gone
+    cam.read()
+    before = len(composed)
+    settled = []
+    for _ in range(12):
+        cam.clock.advance(0.1)
+        settled.append(cam.read().image)
+    assert cam.lying() == {"a": "cook"}
+    assert len(composed) - before == S.STILL_PICTURES - 1  # a fresh set, the card in it
+    assert not {p.tobytes() for p in settled} & distinct
