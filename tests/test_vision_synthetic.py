@@ -130,3 +130,6 @@ def test_a_still_table_is_pictured_a_few_times_then_those_pictures_come_in_turn(
     assert cam.lying() == {"a": "cook"}
     assert len(composed) - before == S.STILL_PICTURES - 1  # a fresh set, the card in it
     assert not {p.tobytes() for p in settled} & distinct
+    cam.take("a")  # taken away and read again only once the table is still
+    cam.clock.advance(cam.settle + 1.0)
+    assert cam.read().image.tobytes() not in {p.tobytes() for p in settled}
