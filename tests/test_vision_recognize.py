@@ -396,3 +396,56 @@ def test_a_piece_lying_on_another_card_is_not_read_again():
     under = np.float32(_box(240, 90, 110, 146))  # another card's outline around it
     assert rec._named(image, [piece], None, [under]) == []
     assert [r.label for r in rec._named(image, [piece], under, [under])] == ["white1"]  # its whole
+
+
+# -- one card photographed from close by ---------------------------------------------------------
+
+def _close_up(deck, label, share, *, angle=3.0, kind="wood", seed=0):
+    """A portrait picture (480 x 640) of the card ``label`` filling ``share`` of it, turned by
+    ``angle`` degrees: (image, corners)."""
+    rng = np.random.default_rng(seed)
+    h = np.sqrt(share * 480 * 640 * 1.4)
+    corners = cv2.boxPoints(((240, 320), (h / 1.4, h), angle))  # clockwise from the top left
+    corners = np.float32(np.roll(corners, -int(np.argmin(corners.sum(axis=1))), axis=0))
+    img = S.make_mat((640, 480), kind, rng)
+    S.paste_card(img, np.full(img.shape[:2], -1, np.int32), 0, deck[label], corners)
+    return S.finish(img, rng, blur=0.8, noise=3.0), corners
+
+
+@pytest.mark.parametrize("share", [0.6, 0.75, 0.85])
+def test_a_card_photographed_from_close_by(rec, deck, share):
+    """A card filling more of the picture than any card on a table does (over half) is read,
+    with its own corners, on any mat."""
+    for i, label in enumerate(rec.labels):
+        kind = S.MAT_KINDS[i % len(S.MAT_KINDS)]
+        img, corners = _close_up(deck, label, share, angle=(-1) ** i * 3.0, kind=kind, seed=i)
+        readings = rec.read(img)
+        assert [r.label for r in readings] == [label], (kind, readings)
+        assert S_iou(readings[0].corners, corners) >= 0.9, kind
+
+
+def test_a_close_up_of_a_card_never_enrolled_is_not_named(deck):
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != "cook"})
+    img, _ = _close_up(deck, "cook", 0.7)
+    assert [r.label for r in rec.read(img) if r.label is not None] == []
+    img, _ = _close_up(deck, "ghost", 0.7)
+    assert [r.label for r in rec.read(img)] == ["ghost"]  # the others still are
+
+
+def test_the_mat_in_full_view_is_not_a_close_up(rec, deck, monkeypatch):
+    """The mat's outline is card-shaped and over half the picture: with cards named on it, it
+    is what they lie on (and is not even looked at); empty, it is named nothing."""
+    from vision.detect import find_cards, find_outlines
+
+    empty = S.mat_scene(deck, {}, jitter=False, rng=1).image
+    assert find_outlines(empty).close_ups  # the mat's outline is looked at...
+    assert rec.read(empty) == []  # ...and is no card
+    assert find_cards(empty) == []  # the table's tracker never takes it for one
+    full = S.mat_scene(deck, {"a": "vampire", "b": "cook"}, jitter=False, rng=1).image
+    looked_at = []
+    classify_quad = rec.classify_quad
+    monkeypatch.setattr(rec, "classify_quad",
+                        lambda image, corners: looked_at.append(corners) or classify_quad(
+                            image, corners))
+    assert sorted(r.label for r in rec.read(full)) == ["cook", "vampire"]
+    assert len(looked_at) == 2  # the two cards, not the mat they lie on

@@ -22,6 +22,8 @@ MIN_ASPECT, MAX_ASPECT = 1.1, 1.85
 SQUARISH = 1.2  # below this a candidate is checked for being one of the mat's markers
 MIN_AREA_FRAC = 0.008  # of the picture (a card at least about 50 x 70 pixels at 640 x 480)
 MAX_AREA_FRAC = 0.5
+# A whole picture read at once may be a close-up of one card: up to this share of it.
+CLOSE_UP_FRAC = 0.95
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
@@ -172,13 +174,15 @@ def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
 
 
 def _card_shaped(q: np.ndarray, img_area: float,
-                 aspect: tuple[float, float] = (MIN_ASPECT, MAX_ASPECT), cards: int = 1) -> bool:
-    """Convex, of a card's size (``cards`` cards' for a strip), proportions within
-    ``aspect``, opposite sides alike and corners near right angles."""
+                 aspect: tuple[float, float] = (MIN_ASPECT, MAX_ASPECT), cards: int = 1,
+                 most: float = MAX_AREA_FRAC) -> bool:
+    """Convex, of a card's size (``cards`` cards' for a strip; at most ``most`` of the
+    picture), proportions within ``aspect``, opposite sides alike and corners near right
+    angles."""
     if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
         return False
     area = cv2.contourArea(q)
-    if not cards * MIN_AREA_FRAC * img_area <= area <= MAX_AREA_FRAC * img_area:
+    if not cards * MIN_AREA_FRAC * img_area <= area <= most * img_area:
         return False
     pts = q.tolist()  # plain floats: a handful of numbers, no array overhead
     vec = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
@@ -265,8 +269,7 @@ def _keep_strip(contour: np.ndarray, q: np.ndarray, near: np.ndarray, img_area: 
     if q is None:
         return
     q, s = _refine(q, near, REACH * _short_side(q))
-    if (s.min() >= MIN_SIDE_SUPPORT and s.mean() >= MIN_MEAN_SUPPORT
-            and _card_shaped(q, img_area, STRIP_ASPECT, cards=2)):
+    if _supported(s) and _card_shaped(q, img_area, STRIP_ASPECT, cards=2):
         blocks.append(q)
 
 
@@ -344,6 +347,7 @@ class Outlines(NamedTuple):
     cards: list[np.ndarray]
     blocks: list[np.ndarray]
     parts: list[np.ndarray]
+    close_ups: list[np.ndarray]
 
 
 def find_outlines(image: np.ndarray) -> Outlines:
@@ -356,11 +360,14 @@ def find_outlines(image: np.ndarray) -> Outlines:
       each half of a block (``halves``).
     - parts: card-shaped pieces of a larger outline of another shape (three light cards in
       an L, a T or a square), cut along the thin dark seams between them.
+    - close_ups: card-shaped outlines larger than any card on a table (over
+      ``MAX_AREA_FRAC`` of the picture, up to ``CLOSE_UP_FRAC``), largest first: one card
+      photographed from close by, or else a mat or a tray the cards lie on.
     """
-    blocks: list[np.ndarray] = []
-    parts: list[np.ndarray] = []
-    cards = _find(image, blocks=blocks, parts=parts, enlarge=True)
-    return Outlines(cards, blocks, parts)
+    out = Outlines([], [], [], [])
+    out.cards.extend(_find(image, blocks=out.blocks, parts=out.parts, close_ups=out.close_ups,
+                           enlarge=True))
+    return out
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -401,22 +408,22 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 
 def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
-          parts: list[np.ndarray] | None = None, *, enlarge: bool) -> list[np.ndarray]:
-    """Cards (and blocks and parts) found at the working size (``_work_scale``), their
-    corners in the picture's pixels."""
+          parts: list[np.ndarray] | None = None, close_ups: list[np.ndarray] | None = None,
+          *, enlarge: bool) -> list[np.ndarray]:
+    """Cards (and blocks, parts and close-ups, each list given) found at the working size
+    (``_work_scale``), their corners in the picture's pixels."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=enlarge))
-    found_blocks: list[np.ndarray] | None = None if blocks is None else []
-    found_parts: list[np.ndarray] | None = None if parts is None else []
-    cards = [_to_picture(q, scale) for q in _find_at(grey, found_blocks, found_parts)]
-    if blocks is not None:
-        blocks.extend(_to_picture(q, scale) for q in found_blocks)
-    if parts is not None:
-        parts.extend(_to_picture(q, scale) for q in found_parts)
+    extra = [None if x is None else [] for x in (blocks, parts, close_ups)]
+    cards = [_to_picture(q, scale) for q in _find_at(grey, *extra)]
+    for into, found in zip((blocks, parts, close_ups), extra, strict=True):
+        if into is not None:
+            into.extend(_to_picture(q, scale) for q in found)
     return cards
 
 
 def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
-             parts: list[np.ndarray] | None = None) -> list[np.ndarray]:
+             parts: list[np.ndarray] | None = None,
+             close_ups: list[np.ndarray] | None = None) -> list[np.ndarray]:
     h, w = grey.shape[:2]
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
@@ -431,6 +438,8 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
     kept: list[np.ndarray] = []  # the cards found so far, as contours
     markers: list[np.ndarray] = []
     squares: list[np.ndarray] = []  # outlines about as long as wide
+    large: list[tuple[float, np.ndarray]] = []  # card-shaped, larger than a card on a table
+    most = MAX_AREA_FRAC if close_ups is None else CLOSE_UP_FRAC
     big = []
     for c in contours:
         if len(c) < 4:
@@ -447,7 +456,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
         if q is None or not cv2.isContourConvex(q.reshape(-1, 1, 2)):
             continue
         area = cv2.contourArea(q)
-        if not 0.7 * MIN_AREA_FRAC * img_area <= area <= 1.2 * MAX_AREA_FRAC * img_area:
+        if not 0.7 * MIN_AREA_FRAC * img_area <= area <= 1.2 * most * img_area:
             continue
         # The two sides of one edge line give the same quad: look at it once.
         cx, cy = _centre(q)
@@ -477,23 +486,32 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             if _is_marker(grey, q):
                 markers.append(q.reshape(-1, 1, 2))
                 continue
+        if close_ups is not None and area > 0.8 * MAX_AREA_FRAC * img_area:
+            # So long an outline's corners, cut off round, leave its sides askew: fit them to
+            # the outline (as for a strip) before pushing them onto the edge.
+            fitted = _fit_sides(c, q)
+            q = q if fitted is None else fitted
         q, s = _refine(q, near, REACH * _short_side(q))
         if not _card_shaped(q, img_area):
             if _aspect(q) < MIN_ASPECT:
                 squares.append(q)
+            elif (close_ups is not None and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
+                  and _card_shaped(q, img_area, most=most) and _supported(s)):
+                large.append((1.0, q))
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
-        s = s.tolist()
-        if min(s) < MIN_SIDE_SUPPORT or sum(s) / 4 < MIN_MEAN_SUPPORT:
+        if not _supported(s):
             continue
-        cands.append((sum(s) / 4, q))
+        cands.append((sum(s.tolist()) / 4, q))
         found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
     if squares and cands:
         cands = _enclosed(cands, squares, near, img_area)
     cards = _resolve(cands, blocks)
+    if close_ups is not None:
+        close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
     if parts is not None:
         # The outer outlines, their small gaps closed.
         outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -518,14 +536,18 @@ def _enclosed(cands: list[tuple[float, np.ndarray]], squares: list[np.ndarray],
                     and _dist(centre, _centre(f)) <= 0.15 * math.sqrt(fa)):
                 continue
             f, s = _refine(f, near, REACH * _short_side(f))
-            s = s.tolist()
-            if (min(s) >= MIN_SIDE_SUPPORT and sum(s) / 4 >= MIN_MEAN_SUPPORT
-                    and _card_shaped(f, img_area, (1.0, MIN_ASPECT))
+            if (_supported(s) and _card_shaped(f, img_area, (1.0, MIN_ASPECT))
                     and _inter(q, f) >= 0.95 * area and _parallel(q, f)):
                 q = f
                 break
         out.append((score, q))
     return out
+
+
+def _supported(support: np.ndarray) -> bool:
+    """Does a refined quad run along edges (``_refine``'s support of each side)?"""
+    s = support.tolist()
+    return min(s) >= MIN_SIDE_SUPPORT and sum(s) / 4 >= MIN_MEAN_SUPPORT
 
 
 def _parallel(a: np.ndarray, b: np.ndarray, degrees: float = 6.0) -> bool:

@@ -549,7 +549,7 @@ class Recognizer:
         """
         from vision.detect import find_outlines, halves
 
-        cards, blocks, parts = find_outlines(image)
+        cards, blocks, parts, close_ups = find_outlines(image)
         out = []
         for corners in cards:
             m = self.classify_quad(image, corners)
@@ -559,7 +559,26 @@ class Recognizer:
             out.extend(self._named(image, halves(block), block, cards))
         # A part lying on a card read already (whole or as a half) is that card.
         out.extend(self._named(image, parts, None, [r.corners for r in out]))
-        return out
+        return self._close_up(image, close_ups, out)
+
+    def _close_up(self, image: np.ndarray, outlines: Sequence[np.ndarray],
+                  readings: list[Reading]) -> list[Reading]:
+        """``readings``, or one card photographed from close by: the first of the
+        ``outlines`` (larger than any card on a table) that is named and holds no card named
+        already (those hold cards: a mat, a tray). Its own inner frames and panels, read as
+        unknown cards, give way to it."""
+        from vision.detect import _centre
+
+        for quad in outlines:
+            ring = quad.reshape(-1, 1, 2)
+            on = [cv2.pointPolygonTest(ring, _centre(r.corners), False) > 0 for r in readings]
+            if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
+                continue
+            m = self.classify_quad(image, quad)
+            if m.label is not None:
+                return [r for o, r in zip(on, readings, strict=True) if not o] + [
+                    Reading(m.label, m.score, quad)]
+        return readings
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
