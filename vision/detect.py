@@ -28,6 +28,8 @@ MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
 BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
+OUTLINE_TOL = 0.03  # a card's corner on a block's outline: this near, of its short side
+PANEL_CENTRED = 0.04  # a card's picture panel: its middle this near the card's midline
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
 # Two cards touching end to end, outlined as one: long side over short about 2 x 1.40.
 STRIP_ASPECT = (2.3, 3.3)
@@ -214,6 +216,7 @@ _ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
 _OFFSETS: dict[int, np.ndarray] = {}
 _ZERO = 2  # the offsets start at -2: the side where it lies
 _NEXT = [1, 2, 3, 0]
+_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 _SIDES = np.arange(4)
 
 
@@ -335,10 +338,13 @@ def _inter(a, b):
     return float(v)
 
 
-def find_cards(image: np.ndarray) -> list[np.ndarray]:
+def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None
+               ) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
-    (see ``order_corners``)."""
-    return _find(image, blocks=None, enlarge=False)
+    (see ``order_corners``). ``blocks``, when given, also gets the blocks (as in
+    ``find_outlines``): several cards outlined as one, or one card whose picture panels
+    were taken for cards; only naming tells which."""
+    return _find(image, blocks=blocks, enlarge=False)
 
 
 class Outlines(NamedTuple):
@@ -658,13 +664,15 @@ def _resolve(cands: list[tuple[float, np.ndarray]],
     drop = [False] * n
     # Blocks: a candidate holding a clearly smaller candidate of card size is several cards
     # seen as one (touching side by side, or a pile whose outline looks four-sided). A card's
-    # inner frame or art panel does not count: it sits in the middle of its card.
+    # inner frame or picture panel does not count: it sits in the middle of its card, or
+    # inside its border, parallel to it and in the middle across (``_panel``).
     centres = [_centre(q) for q in quads]
     for i in range(n):
         for j in range(n):
             if (j != i and BLOCK_MIN * areas[i] < areas[j] < BLOCK_MAX * areas[i]
                     and _dist(centres[i], centres[j]) > 0.15 * math.sqrt(areas[i])
-                    and _inter(quads[i], quads[j]) >= 0.85 * areas[j]):
+                    and _inter(quads[i], quads[j]) >= 0.85 * areas[j]
+                    and not _panel(quads[j], quads[i])):
                 drop[i] = True
                 if blocks is not None:
                     blocks.append(quads[i])
@@ -679,6 +687,24 @@ def _resolve(cands: list[tuple[float, np.ndarray]],
             continue
         kept.append(i)
     return [quads[k] for k in kept]
+
+
+def _panel(inner: np.ndarray, outer: np.ndarray) -> bool:
+    """Could ``inner`` be a picture panel or text box of the card ``outer`` rather than a
+    card of a block? A panel lies inside the card's border (none of its corners reaches the
+    outline, within ``OUTLINE_TOL`` of its short side), its sides along the card's, and in
+    the middle across the card one way (``PANEL_CENTRED``, of the card's size that way). A
+    card in a block of two touching reaches the block's outline; the top card of a pile lies
+    anywhere."""
+    ring = outer.reshape(-1, 1, 2)
+    tol = max(1.5, OUTLINE_TOL * _short_side(inner))
+    if any(cv2.pointPolygonTest(ring, p, True) <= tol for p in inner.tolist()):
+        return False
+    if not _parallel(inner, outer):
+        return False
+    square = cv2.getPerspectiveTransform(outer, _UNIT)
+    u, v = cv2.perspectiveTransform(np.float32([[_centre(inner)]]), square)[0, 0].tolist()
+    return min(abs(u - 0.5), abs(v - 0.5)) <= PANEL_CENTRED
 
 
 def changed(prev: np.ndarray | None, cur: np.ndarray, *, threshold: float = 18.0,

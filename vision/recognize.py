@@ -543,9 +543,11 @@ class Recognizer:
         Cards touching with no visible seam between them (white-bordered cards side by side)
         are outlined as one block: a card-shaped outline no card is recognised in, or a block
         found beside the cards (``vision.detect.find_outlines``), is cut in two, and each half
-        not on a card already found that the first look names surely is a card. So is each
-        piece of a larger outline cut along its seams (three cards in an L) that no card read
-        already lies under.
+        not on a card already found that the first look names surely is a card. A block
+        whose halves are not cards may be one card after all, whose picture panel was taken
+        for a card of its own: it is one when the first look names it and no card named lies
+        on it. So is each piece of a larger outline cut along its seams (three cards in an L)
+        that no card read already lies under, and a card photographed from close by.
         """
         from vision.detect import find_outlines, halves
 
@@ -556,29 +558,29 @@ class Recognizer:
             inside = self._inside_named(image, corners, cards) if m.label is None else []
             out.extend(inside or [Reading(m.label, m.score, corners)])
         for block in blocks:
-            out.extend(self._named(image, halves(block), block, cards))
+            named = self._named(image, halves(block), block, cards)
+            out = out + named if named else self._as_one(image, block, out, self.glance_quad)
         # A part lying on a card read already (whole or as a half) is that card.
         out.extend(self._named(image, parts, None, [r.corners for r in out]))
-        return self._close_up(image, close_ups, out)
+        for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
+            out = self._as_one(image, quad, out, self.classify_quad)
+            if out and out[-1].corners is quad:
+                break  # named: one card photographed from close by
+        return out
 
-    def _close_up(self, image: np.ndarray, outlines: Sequence[np.ndarray],
-                  readings: list[Reading]) -> list[Reading]:
-        """``readings``, or one card photographed from close by: the first of the
-        ``outlines`` (larger than any card on a table) that is named and holds no card named
-        already (those hold cards: a mat, a tray). Its own inner frames and panels, read as
-        unknown cards, give way to it."""
-        from vision.detect import _centre
-
-        for quad in outlines:
-            ring = quad.reshape(-1, 1, 2)
-            on = [cv2.pointPolygonTest(ring, _centre(r.corners), False) > 0 for r in readings]
-            if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
-                continue
-            m = self.classify_quad(image, quad)
-            if m.label is not None:
-                return [r for o, r in zip(on, readings, strict=True) if not o] + [
-                    Reading(m.label, m.score, quad)]
-        return readings
+    def _as_one(self, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
+                look) -> list[Reading]:
+        """``readings``, or, when no card named among them lies on ``quad`` and ``look``
+        (the first look, or ``classify_quad``) names it, with ``quad`` as that card in place of
+        the unknown ones on it (its own picture panel or frames)."""
+        on = _lying_on(quad, readings)
+        if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
+            return readings
+        m = look(image, quad)
+        if m.label is None:
+            return readings
+        return [r for o, r in zip(on, readings, strict=True) if not o] + [
+            Reading(m.label, m.score, quad)]
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
@@ -644,6 +646,14 @@ class Recognizer:
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
 
 
+def _lying_on(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool]:
+    """For each reading, whether its middle lies inside ``quad``."""
+    from vision.detect import _centre
+
+    ring = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+    return [cv2.pointPolygonTest(ring, _centre(r.corners), False) > 0 for r in readings]
+
+
 class CardReader:
     """Reads the cards of a live picture frame after frame, doing as little as it can.
 
@@ -660,38 +670,64 @@ class CardReader:
         self.level = level  # grey levels a pixel must change by to count as changed
         self.max_changed = max_changed  # share of changed pixels a card may have and stay
         self._prev: np.ndarray | None = None
+        # Every card named lately, with where and how it looked, and what the last frame shows.
         self._memory: list[tuple[Reading, tuple[int, int, int, int], np.ndarray]] = []
+        self._readings: list[Reading] = []
         self.named = 0  # how many times a card was named (classified) so far
 
     def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
-        from vision.detect import changed, find_cards, quad_iou
+        from vision.detect import changed, find_cards
 
         if not force and self._prev is not None and not changed(self._prev, image):
-            return [r for r, _, _ in self._memory]
+            return list(self._readings)
         self._prev = image
         grey = _grey(image)
-        h, w = grey.shape[:2]
-        memory = []
-        for corners in find_cards(grey):  # the same cards as in colour, one conversion less
-            x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
-            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-            box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
-            reading = None
-            for old, obox, opix in self._memory:
-                if quad_iou(old.corners, corners) < self.min_iou:
-                    continue
-                # Compare the pixels where the card was named with the same pixels now.
-                bx0, by0, bx1, by1 = obox
-                now = grey[by0:by1, bx0:bx1]
-                moved = np.count_nonzero(cv2.absdiff(now, opix)[::2, ::2] > self.level)
-                if moved <= self.max_changed * now[::2, ::2].size:
-                    reading, box, pix = Reading(old.label, old.score, corners), obox, opix
-                    break
-            if reading is None:
-                m = self.recognizer.classify_quad(image, corners)
-                self.named += 1
-                reading = Reading(m.label, m.score, corners)
-                pix = grey[box[1]:box[3], box[0]:box[2]].copy()
-            memory.append((reading, box, pix))
+        blocks: list[np.ndarray] = []
+        # The same cards as in colour, one conversion less.
+        memory = [self._recall(grey, corners)
+                  or self._name(image, grey, corners, self.recognizer.classify_quad)
+                  for corners in find_cards(grey, blocks=blocks)]
+        readings = [r for r, _, _ in memory]
+        # A block holding only unknown cards may be one card whose picture panels were taken
+        # for cards: it is one when the first look names it. (The panels are remembered too,
+        # so as not to be named again while they stay still.)
+        for block in blocks:
+            on = _lying_on(block, readings)
+            if not any(on) or any(o and r.label is not None
+                                  for o, r in zip(on, readings, strict=True)):
+                continue
+            entry = (self._recall(grey, block)
+                     or self._name(image, grey, block, self.recognizer.glance_quad))
+            memory.append(entry)
+            if entry[0].label is not None:
+                readings = [r for o, r in zip(on, readings, strict=True) if not o] + [entry[0]]
         self._memory = memory
-        return [r for r, _, _ in memory]
+        self._readings = readings
+        return list(readings)
+
+    def _recall(self, grey: np.ndarray, corners: np.ndarray):
+        """The memory of a card read where ``corners`` are whose pixels have not changed since
+        (with the new corners), or None."""
+        from vision.detect import quad_iou
+
+        for old, box, pix in self._memory:
+            if quad_iou(old.corners, corners) < self.min_iou:
+                continue
+            # Compare the pixels where the card was named with the same pixels now.
+            bx0, by0, bx1, by1 = box
+            now = grey[by0:by1, bx0:bx1]
+            moved = np.count_nonzero(cv2.absdiff(now, pix)[::2, ::2] > self.level)
+            if moved <= self.max_changed * now[::2, ::2].size:
+                return Reading(old.label, old.score, corners), box, pix
+        return None
+
+    def _name(self, image: np.ndarray, grey: np.ndarray, corners: np.ndarray, look):
+        """The card at ``corners`` named afresh by ``look``, with its pixels to recall it by."""
+        h, w = grey.shape[:2]
+        x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+        box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
+        m = look(image, corners)
+        self.named += 1
+        return (Reading(m.label, m.score, corners), box,
+                grey[box[1]:box[3], box[0]:box[2]].copy())
