@@ -287,20 +287,24 @@ def other_deck(n: int = 30) -> dict[str, np.ndarray]:
 
 
 def bench_other_deck(n: int, seed: int) -> None:
-    if not DOBBLE.is_dir():
-        return
-    deck = other_deck()
-    rec = Recognizer({k: [v] for k, v in deck.items()})
-    print(f"another deck (30 white cards with Dobble pictures), {n} scenes per arrangement:")
-    for arrangement in ("spread", "touching", "pile"):
-        tot = np.zeros(7, int)
-        for i in range(n):
-            sc = S.random_scene(deck, seed + i, arrangement=arrangement)
-            rd = rec.read(sc.image)
-            tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
-        vis, hit, mis, unk, fa, partial, det = tot
-        print(f"  {arrangement:<9} recall {hit / max(1, vis):6.1%} of {vis}, named right "
-              f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
+    """Decks unlike ours, enrolled and read on the same kinds of scenes."""
+    decks = [("20 trading-card-like cards, light border (picture panel above, text below)",
+              S.panelled_deck(20)),
+             ("20 trading-card-like cards, dark border", S.panelled_deck(20, border=(40, 40, 40)))]
+    if DOBBLE.is_dir():
+        decks.insert(0, ("30 white cards with Dobble pictures", other_deck()))
+    for name, deck in decks:
+        rec = Recognizer({k: [v] for k, v in deck.items()})
+        print(f"another deck ({name}), {n} scenes per arrangement:")
+        for arrangement in ("spread", "touching", "pile"):
+            tot = np.zeros(7, int)
+            for i in range(n):
+                sc = S.random_scene(deck, seed + i, arrangement=arrangement)
+                rd = rec.read(sc.image)
+                tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
+            vis, hit, mis, unk, fa, partial, det = tot
+            print(f"  {arrangement:<9} recall {hit / max(1, vis):6.1%} of {vis}, named right "
+                  f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
 
 
 def bench_sizes(deck, rec, n: int, seed: int) -> None:

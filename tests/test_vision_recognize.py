@@ -453,38 +453,13 @@ def test_the_mat_in_full_view_is_not_a_close_up(rec, deck, monkeypatch):
 
 # -- a card whose picture panels look like cards of their own -----------------------------------
 
-def _panelled_deck(border, n: int = 6) -> dict[str, np.ndarray]:
-    """Cards like many trading cards: a border, a frame, a picture panel in the upper half
-    and a text box below, the two apart by a thin line. Where the border is the table's
-    colour, each panel looks like a card in a block of two."""
-    rng = np.random.default_rng(11)
-    deck = {}
-    for i in range(n):
-        card = np.full((616, 441, 3), border, np.uint8)
-        cv2.rectangle(card, (22, 22), (418, 593), tuple(int(v) for v in rng.integers(120, 230, 3)),
-                      -1)
-        art = card[80:330, 30:411]
-        art[:] = rng.integers(0, 255, 3)
-        for _ in range(8):
-            colour = tuple(int(v) for v in rng.integers(0, 255, 3))
-            centre = (int(rng.integers(0, 381)), int(rng.integers(0, 250)))
-            cv2.circle(art, centre, int(rng.integers(15, 70)), colour, -1)
-        cv2.rectangle(card, (30, 350), (410, 570), (235, 230, 215), -1)
-        for k in range(5):
-            cv2.line(card, (45, 380 + 36 * k), (int(rng.integers(150, 390)), 380 + 36 * k),
-                     (60, 60, 60), 5)
-        cv2.putText(card, f"Card {i}", (40, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 2)
-        deck[f"panel{i}"] = card
-    return deck
-
-
 def test_a_card_whose_panels_look_like_cards_is_read_whole():
     """The card's own outline does not show (its border is the table's colour), its frame's
     does: the picture panel and the text box inside reach the frame's outline, as two cards in
     a block would. The first look names the frame as the card; the panels are not cards."""
     from vision.detect import find_cards
 
-    deck = _panelled_deck((60, 40, 30))
+    deck = S.panelled_deck(border=(60, 40, 30))
     rec = Recognizer({k: [v] for k, v in deck.items()})
     layout = [("panel1", _box(120, 100)), ("panel4", _box(400, 230))]
     image = _touching(deck, layout)
@@ -500,7 +475,7 @@ def test_a_card_whose_panels_look_like_cards_is_read_whole():
 
 
 def test_the_panels_of_a_card_read_whole_are_not_named_again_while_still():
-    deck = _panelled_deck((60, 40, 30))
+    deck = S.panelled_deck(border=(60, 40, 30))
     reader = CardReader(Recognizer({k: [v] for k, v in deck.items()}))
     image = _touching(deck, [("panel2", _box(250, 150))])
     assert [r.label for r in reader.read(image)] == ["panel2"]
@@ -514,7 +489,7 @@ def test_a_card_with_its_picture_panel_off_centre_is_found_whole():
     shaped and well off the card's middle, is not taken for a card of a block of two."""
     from vision.detect import find_cards
 
-    deck = _panelled_deck((235, 235, 235))
+    deck = S.panelled_deck()
     turned = np.roll(cv2.boxPoints(((420, 300), (95, 133), 20.0)), 1, axis=0)
     layout = [("panel3", np.float32(_box(150, 120, 95, 133))), ("panel0", turned)]
     image = _touching(deck, layout)

@@ -3,6 +3,7 @@
 ``random_scene`` lays any set of card pictures on a mat (plain or textured, light or dark),
 at any rotation, seen by a tilted camera, with glare, a hand over part of the table, cards
 touching or piled, blur and noise, and says where every card is and how much of it shows.
+``panelled_deck`` draws a deck unlike ours to lay there (laid out like trading cards).
 
 ``mat_scene`` draws the printed play mat of ``vision.mat`` (ArUco corner markers, the two
 reveal slots) with cards lying in its zones. ``SyntheticCamera`` is a camera source whose
@@ -33,6 +34,32 @@ def load_deck(path: str | Path = DECK_DIR) -> dict[str, np.ndarray]:
     """One card picture per label from a reference folder (see
     ``vision.recognize.read_references``): the first picture of each."""
     return {label: pictures[0] for label, pictures in read_references(path).items()}
+
+
+def panelled_deck(n: int = 6, *, border: tuple[int, int, int] = (235, 235, 235),
+                  seed: int = 11) -> dict[str, np.ndarray]:
+    """A deck unlike ours, laid out like many trading cards: a border, a frame, a picture
+    panel in the upper half and a text box below it, each card-shaped and off the card's
+    middle. Labels ``panel0``, ``panel1``, ..."""
+    rng = np.random.default_rng(seed)
+    deck = {}
+    for i in range(n):
+        card = np.full((616, 441, 3), border, np.uint8)
+        frame = tuple(int(v) for v in rng.integers(120, 230, 3))
+        cv2.rectangle(card, (22, 22), (418, 593), frame, -1)
+        art = card[80:330, 30:411]
+        art[:] = rng.integers(0, 255, 3)
+        for _ in range(8):
+            colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+            centre = (int(rng.integers(0, 381)), int(rng.integers(0, 250)))
+            cv2.circle(art, centre, int(rng.integers(15, 70)), colour, -1)
+        cv2.rectangle(card, (30, 350), (410, 570), (235, 230, 215), -1)
+        for k in range(5):
+            cv2.line(card, (45, 380 + 36 * k), (int(rng.integers(150, 390)), 380 + 36 * k),
+                     (60, 60, 60), 5)
+        cv2.putText(card, f"Card {i}", (40, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 2)
+        deck[f"panel{i}"] = card
+    return deck
 
 
 @dataclass(frozen=True, slots=True)
