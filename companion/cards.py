@@ -38,6 +38,15 @@ def parse_identity(text: object) -> str:
     )
 
 
+def label_identity(label: str) -> str | None:
+    """The identity a card recogniser's label names (a reference folder's name, such as
+    ``living-armor`` or ``Chef``), or None for a label that names none."""
+    try:
+        return parse_identity(label.replace("-", " "))
+    except ValueError:
+        return None
+
+
 def display_name(identity: str, *, plural: bool = False) -> str:
     """The card's printed name, e.g. 'Living Armor'."""
     return (_PLURALS if plural else _NAMES)[identity]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import pytest  # noqa: E402
 
 from companion.app.commands import resume_or_new  # noqa: E402
-from companion.app.devices import open_camera, open_panel  # noqa: E402
+from companion.app.devices import card_tracker, open_camera, open_panel  # noqa: E402
 from companion.cli import main  # noqa: E402
 from companion.tablelog import replay_file  # noqa: E402
 
@@ -141,3 +142,25 @@ def test_no_screen_is_a_clear_message_not_a_crash(tmp_path, capsys, monkeypatch)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert main(["run", "--size", "800x480"]) == 2
     assert "cannot open the screen" in capsys.readouterr().err
+
+
+def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
+    """A card never enrolled could be taken for one that was: with a card missing from the
+    references the camera is not used, and the reason names the missing cards."""
+    import queue
+    import shutil
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    some = tmp_path / "some"
+    some.mkdir()
+    for label in ("vampire", "living_armor", "butler", "cook"):
+        shutil.copy(cards / f"{label}.png", some / f"{label}.png")
+    camera, why = open_camera({"source": "synthetic"}, queue.Queue(), some)
+    assert camera is None
+    assert "Ghost" in why and "Cleaner" in why and "companion enroll" in why
+    # Any spelling of each identity will do: a folder per card, a name the players use.
+    for label, name in (("ghost", "Ghost"), ("cleaner", "cleaner"), ("living_armor", "knight")):
+        (some / name).mkdir(exist_ok=True)
+        shutil.copy(cards / f"{label}.png", some / name / "1.png")
+    (some / "living_armor.png").unlink()
+    assert card_tracker(some) is not None

@@ -103,6 +103,17 @@ def test_enroll_command_on_the_synthetic_table(printed_mat, tmp_path, monkeypatc
     assert report.lines[1] == "2 cards: cook in slot a, ghost in slot b."
 
 
+def test_enroll_says_which_cards_still_lack_a_picture(printed_mat, tmp_path, monkeypatch,
+                                                      capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    code = run_cli(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                    "synthetic:settle=0,seed=2", "--labels", "ghost,cook"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert ("Still without a picture: Vampire, Living Armor, Butler, Cleaner. The table reads "
+            "cards with the camera only once every card has one") in text
+
+
 def test_enroll_warns_about_cards_too_alike(printed_mat, tmp_path, monkeypatch, capsys):
     # two names, one card: the pictures are of the same art
     class SameCard:

@@ -196,6 +196,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
+    left = [pretty(i) for i in IDENTITIES if i not in recognizer.labels]
+    if left and set(labels) <= set(IDENTITIES):
+        print(f"Still without a picture: {', '.join(left)}. The table reads cards with the "
+              "camera only once every card has one (a card never enrolled could be taken for "
+              "another): enrol them too.")
     for a, b, score in too_alike(args.out, recognizer):
         print(f"Warning: {pretty(a)} and {pretty(b)} look too alike to tell apart "
               f"(similarity {score:.2f}). Take their pictures again in steady light, "

@@ -34,7 +34,7 @@ from companion.app.operator import (
     OperatorMenu,
     next_choice,
 )
-from companion.cards import POWER, parse_identity
+from companion.cards import POWER, label_identity
 
 BY_POWER = {p: i for i, p in POWER.items()}
 
@@ -63,14 +63,6 @@ class Pending:
     zones: tuple[str, ...] = ()
     cards: dict[str, str] = field(default_factory=dict)  # zone -> identity
     picker: bool = False  # the card picker is open
-
-
-def _label_identity(label: str) -> str | None:
-    """The identity a recogniser label names, or None for a label that names none."""
-    try:
-        return parse_identity(label.replace("-", " "))
-    except ValueError:
-        return None
 
 
 class Controller:
@@ -264,7 +256,7 @@ class Controller:
         while the operator menu held the game (slot -> identity)."""
         seen = {zone: ident for zone, (ident, _fresh) in self.mat.items() if ident is not None}
         for inp in self._deferred:
-            identity = _label_identity(inp.label) if isinstance(inp, Seen) \
+            identity = label_identity(inp.label) if isinstance(inp, Seen) \
                 and inp.score >= self.min_score else None
             if identity is None:
                 seen.pop(inp.zone, None)
@@ -535,7 +527,7 @@ class Controller:
                 # no reading follows soon.
                 self._unsure_at = self.now + self.unsure_grace
             return
-        identity = _label_identity(inp.label)
+        identity = label_identity(inp.label)
         if identity is None or inp.score < self.min_score:
             self._camera(Unsure(inp.zone))
             return

@@ -13,6 +13,7 @@ import queue
 from dataclasses import dataclass
 
 from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
+from companion.cards import IDENTITIES, display_name, label_identity
 from companion.engine import MAX_HEALTH
 
 
@@ -129,12 +130,20 @@ def card_tracker(references):
 
     It reads through a CardReader, so a card lying still keeps its name and only new or moved
     cards are named again. Raises ImportError without card recognition installed, ValueError
-    or OSError when the references cannot be used."""
+    or OSError when the references cannot be used, among them references that leave out an
+    identity: a card never enrolled that looks like one that was could be taken for it."""
     from vision.recognize import CardReader, Recognizer  # noqa: PLC0415
     from vision.tracking import RevealTracker  # noqa: PLC0415
 
     quiet_opencv()
-    return RevealTracker(CardReader(Recognizer.from_dir(references)))
+    recognizer = Recognizer.from_dir(references)
+    named = {label_identity(label) for label in recognizer.labels}
+    missing = [display_name(i) for i in IDENTITIES if i not in named]
+    if missing:
+        raise ValueError(f"there is no picture of the {' or the '.join(missing)} card; a card "
+                         "never enrolled could be taken for another, so enrol them all with "
+                         "`companion enroll`")
+    return RevealTracker(CardReader(recognizer))
 
 
 def open_camera(config, inputs: queue.Queue, references=None):
