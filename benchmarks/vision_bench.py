@@ -290,7 +290,8 @@ def bench_other_deck(n: int, seed: int) -> None:
     """Decks unlike ours, enrolled and read on the same kinds of scenes."""
     decks = [("20 trading-card-like cards, light border (picture panel above, text below)",
               S.panelled_deck(20)),
-             ("20 trading-card-like cards, dark border", S.panelled_deck(20, border=(40, 40, 40)))]
+             ("20 trading-card-like cards, dark border", S.panelled_deck(20, border=(40, 40, 40))),
+             ("52 playing-card-like cards, many alike", S.pip_deck())]
     if DOBBLE.is_dir():
         decks.insert(0, ("30 white cards with Dobble pictures", other_deck()))
     for name, deck in decks:

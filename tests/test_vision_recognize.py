@@ -496,3 +496,34 @@ def test_a_card_with_its_picture_panel_off_centre_is_found_whole():
     quads = find_cards(image)
     assert len(quads) == 2
     assert all(max(S_iou(q, c) for _, c in layout) >= 0.9 for q in quads)
+
+
+# -- cards that look alike: a closer look ---------------------------------------------------------
+
+ALIKE = ("6h", "7h", "8h", "6d", "7d", "8d", "7s", "7c")
+
+
+def test_cards_that_look_alike_are_told_apart_by_a_closer_look():
+    """Playing-card-like cards (the same pips in another suit, one pip more) are too alike
+    for the first look; the closer look names most of them, and never wrongly."""
+    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    glanced = named = 0
+    for seed in range(24):
+        label = ALIKE[seed % len(ALIKE)]
+        img, corners = _laid(deck, label, 600 + seed, hand=False, glare=False)
+        glanced += rec.glance_quad(img, corners).label is not None
+        m = rec.classify_quad(img, corners)
+        assert m.label in (None, label), (label, m)
+        named += m.label == label
+    assert glanced <= 12 and named >= 18, (glanced, named)
+
+
+def test_a_closer_look_does_not_name_a_card_never_enrolled():
+    """Its look-alikes were enrolled, not it: it stays unknown."""
+    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    for missing in ("7h", "7d"):
+        rec = Recognizer({k: [v] for k, v in deck.items() if k != missing})
+        for seed in range(8):
+            img, corners = _laid(deck, missing, 700 + seed, hand=False, glare=False)
+            assert rec.classify_quad(img, corners).label is None, (missing, seed)

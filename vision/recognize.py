@@ -84,6 +84,21 @@ FAST_MIN_LABELS = 3
 # A channel varying less than this (Lab units, standard deviation) is not stretched to unit
 # spread: a deck without colour does not turn sensor noise into evidence.
 THUMB_MIN_STD = 2.0
+# A closer look when the first look finds several cards alike (playing cards: the same pips
+# in another suit, one pip more): the card at FINE_W x FINE_H pixels (blurred FINE_BLUR)
+# against the cards within FINE_NEAR of the best correlation (FINE_MAX at most), weighed
+# by where the cards differ. It names the best one when its correlation is FINE_MIN_CORR
+# at least and the card lies at least FINE_MIN_SIDE of the way from every other candidate
+# to it (1: on it) along what tells them apart.
+FINE_W, FINE_H = 96, 132
+FINE_BLUR = 0.7
+FINE_NEAR = 0.15
+FINE_MAX = 4
+FINE_MIN_CORR = 0.985
+FINE_MIN_SIDE = 0.85
+# Before it, the card is aligned on the best reference (a corner found a pixel off moves every
+# pip at this size): at most this many steps, or until a step changes it this little.
+ALIGN_UNTIL = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3)
 
 
 class EnrolmentError(ValueError):
@@ -231,6 +246,50 @@ def _thumb_normalise(t: np.ndarray) -> np.ndarray:
     return v * np.float32(1 / (math.sqrt(float(v @ v)) + 1e-9))
 
 
+def _fine_vector(card_bgr: np.ndarray) -> np.ndarray:
+    """A portrait card picture of FINE_W x FINE_H as a vector for the closer look."""
+    return _thumb_normalise(cv2.GaussianBlur(card_bgr, (0, 0), FINE_BLUR))
+
+
+def _fine_grey(card_bgr: np.ndarray) -> np.ndarray:
+    """A card picture of FINE_W x FINE_H in grey at half that size, to align another onto
+    (half the size: a quarter of the work, and still to a fraction of a pixel)."""
+    half = cv2.resize(_grey(card_bgr), (FINE_W // 2, FINE_H // 2), interpolation=cv2.INTER_AREA)
+    return half.astype(np.float32)
+
+
+def _align(card_bgr: np.ndarray, onto: np.ndarray) -> np.ndarray:
+    """``card_bgr`` (FINE_W x FINE_H) moved, turned and stretched a little to lie best on
+    ``onto`` (``_fine_grey``); as it is when that does not settle."""
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(onto, _fine_grey(card_bgr), warp, cv2.MOTION_AFFINE,
+                                       ALIGN_UNTIL, None, 3)
+    except cv2.error:
+        return card_bgr
+    warp[:, 2] *= 2  # from half size to full
+    return cv2.warpAffine(card_bgr, warp, (FINE_W, FINE_H),
+                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _differ_weight(vecs: np.ndarray, owners: np.ndarray, n_labels: int) -> np.ndarray | None:
+    """A weight per vector element: how much the cards differ there (the spread of their
+    mean vectors), 1 on average. What they all share (a common frame design) then says
+    little, and an unknown card that shares it does not look like any of them. None when
+    they do not differ at all."""
+    means = np.vstack([vecs[owners == li].mean(axis=0) for li in range(n_labels)])
+    spread = means.std(axis=0)
+    if not spread.mean() > 0:
+        return None
+    return (spread / spread.mean()).astype(np.float32)
+
+
+def _unit(vecs: np.ndarray) -> np.ndarray:
+    """Each row (or the vector) scaled to unit length."""
+    return vecs / (np.linalg.norm(vecs, axis=-1, keepdims=True) + 1e-9)
+
+
 def portrait(image: np.ndarray) -> np.ndarray:
     """The picture turned a quarter turn if it is wider than tall."""
     h, w = image.shape[:2]
@@ -345,20 +404,23 @@ class Recognizer:
                     owners.append(li)
         vecs = np.vstack(vecs)
         owners = np.asarray(owners, np.int32)
-        # Weigh each thumbnail element by how much the cards differ there: what they all
-        # share (a common frame design) then says little, and an unknown card that shares
-        # it does not look like any of them.
-        means = np.vstack([vecs[owners == li].mean(axis=0) for li in range(len(self.labels))])
-        spread = means.std(axis=0)
-        if not spread.mean() > 0:
+        weight = _differ_weight(vecs, owners, len(self.labels))
+        if weight is None:
             return  # all cards look the same in a thumbnail: nothing to tell them apart by
-        self._thumb_weight = (spread / spread.mean()).astype(np.float32)
+        self._thumb_weight = weight
         self._thumbs = self._weigh(vecs)
         self._thumb_first = np.searchsorted(owners, np.arange(len(self.labels)))
+        smalls = [cv2.resize(portrait(pic), (FINE_W, FINE_H), interpolation=cv2.INTER_AREA)
+                  for label in self.labels for pic in references[label]]
+        fine = np.vstack([_fine_vector(small) for small in smalls])
+        self._fine_grey = [_fine_grey(small) for small in smalls]
+        self._fine_owner = np.asarray([li for li, label in enumerate(self.labels)
+                                       for _ in references[label]], np.int32)
+        self._fine_weight = _differ_weight(fine, self._fine_owner, len(self.labels))
+        self._fine = _unit(fine * self._fine_weight)
 
     def _weigh(self, vecs: np.ndarray) -> np.ndarray:
-        w = np.asarray(vecs, np.float32) * self._thumb_weight
-        return w / (np.linalg.norm(w, axis=-1, keepdims=True) + 1e-9)
+        return _unit(np.asarray(vecs, np.float32) * self._thumb_weight)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -483,6 +545,8 @@ class Recognizer:
         per = None if self._thumbs is None else self._thumb_corr(self._quad_thumb(image, c))
         if per is not None and len(self.labels) >= FAST_MIN_LABELS:
             fast = self._glance(per)
+            if fast.label is None and per.max() >= FAST_MIN_CORR:
+                fast = self._closer_look(image, c, per)  # alike cards: which of them?
             if fast.label is not None:
                 self.fast_named += 1
                 return fast
@@ -507,6 +571,39 @@ class Recognizer:
             return Match(None, 0.0)
         c = np.asarray(corners, np.float32).reshape(4, 2)
         return self._glance(self._thumb_corr(self._quad_thumb(image, c)))
+
+    def _closer_look(self, image: np.ndarray, c: np.ndarray, per: np.ndarray) -> Match:
+        """Which of the cards the first look found alike (``per``: its correlations by
+        label) is the card inside ``c``? See FINE_W and after. Label None when unsure."""
+        best = float(per.max())
+        near = [int(li) for li in np.argsort(-per)[:FINE_MAX] if per[li] >= best - FINE_NEAR]
+        card = cv2.resize(warp_quad(image, c, (2 * FINE_W, 2 * FINE_H)), (FINE_W, FINE_H),
+                          interpolation=cv2.INTER_AREA)
+        v = _fine_vector(card)
+        both = _unit(np.vstack([v, v.reshape(3, -1)[:, ::-1].ravel()]) * self._fine_weight)
+        rows = np.flatnonzero(np.isin(self._fine_owner, near))
+        sims = both @ self._fine[rows].T  # 2 ways up x references of the near cards
+        way, k = np.unravel_index(int(np.argmax(sims)), sims.shape)
+        if way:
+            card = cv2.rotate(card, cv2.ROTATE_180)
+        q = _unit(_fine_vector(_align(card, self._fine_grey[rows[k]])) * self._fine_weight)
+        sims = self._fine[rows] @ q
+        k = int(np.argmax(sims))
+        top, corr = self._fine[rows[k]], float(sims[k])
+        li = int(self._fine_owner[rows[k]])
+        side = 1.0
+        for other in near:
+            if other == li:
+                continue
+            mine = rows[self._fine_owner[rows] == other]
+            ref = self._fine[mine[int(np.argmax(self._fine[mine] @ q))]]
+            d = top - ref
+            side = min(side, float((q - ref) @ d / (d @ d + 1e-9)))
+        # Each piece of evidence is 0.5 at its bare minimum, as for the others.
+        score = round(max(0.0, min(1.0, 0.5 + (corr - FINE_MIN_CORR) / (2 - 2 * FINE_MIN_CORR),
+                                   0.5 + (side - FINE_MIN_SIDE) / (2 - 2 * FINE_MIN_SIDE))), 4)
+        label = self.labels[li]
+        return Match(label if score >= self.threshold else None, score, label)
 
     @staticmethod
     def _quad_thumb(image: np.ndarray, c: np.ndarray) -> np.ndarray:

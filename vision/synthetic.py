@@ -3,7 +3,8 @@
 ``random_scene`` lays any set of card pictures on a mat (plain or textured, light or dark),
 at any rotation, seen by a tilted camera, with glare, a hand over part of the table, cards
 touching or piled, blur and noise, and says where every card is and how much of it shows.
-``panelled_deck`` draws a deck unlike ours to lay there (laid out like trading cards).
+``panelled_deck`` and ``pip_deck`` draw decks unlike ours to lay there (laid out like
+trading cards, and like playing cards).
 
 ``mat_scene`` draws the printed play mat of ``vision.mat`` (ArUco corner markers, the two
 reveal slots) with cards lying in its zones. ``SyntheticCamera`` is a camera source whose
@@ -59,6 +60,70 @@ def panelled_deck(n: int = 6, *, border: tuple[int, int, int] = (235, 235, 235),
                      (60, 60, 60), 5)
         cv2.putText(card, f"Card {i}", (40, 62), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 2)
         deck[f"panel{i}"] = card
+    return deck
+
+
+# Where the pips of each rank lie, as (column 0..2, row 0..6) on the card's face.
+_PIPS = {1: [(1, 3)], 2: [(1, 0), (1, 6)], 3: [(1, 0), (1, 3), (1, 6)],
+         4: [(0, 0), (2, 0), (0, 6), (2, 6)], 5: [(0, 0), (2, 0), (1, 3), (0, 6), (2, 6)],
+         6: [(0, 0), (2, 0), (0, 3), (2, 3), (0, 6), (2, 6)],
+         7: [(0, 0), (2, 0), (1, 1.5), (0, 3), (2, 3), (0, 6), (2, 6)],
+         8: [(0, 0), (2, 0), (1, 1.5), (0, 3), (2, 3), (1, 4.5), (0, 6), (2, 6)],
+         9: [(0, 0), (2, 0), (0, 2), (2, 2), (1, 3), (0, 4), (2, 4), (0, 6), (2, 6)],
+         10: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2), (0, 4), (2, 4), (1, 5), (0, 6), (2, 6)]}
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+_SUIT_INK = {"h": (30, 30, 200), "d": (30, 30, 200), "s": (20, 20, 20), "c": (20, 20, 20)}
+
+
+def _pip(img: np.ndarray, x: int, y: int, s: int, suit: str, down: bool = False) -> None:
+    """One suit sign of size ``s`` centred at (x, y), point down when ``down``."""
+    c, sg = _SUIT_INK[suit], -1 if down else 1
+    if suit == "d":
+        cv2.fillConvexPoly(img, np.int32([[x, y - s], [x + 3 * s // 4, y], [x, y + s],
+                                          [x - 3 * s // 4, y]]), c, cv2.LINE_AA)
+        return
+    if suit == "c":
+        for dx, dy in ((0, -s // 2), (-s // 2, s // 6), (s // 2, s // 6)):
+            cv2.circle(img, (x + dx, y + sg * dy), int(s * 0.42), c, -1, cv2.LINE_AA)
+    else:  # a heart, or a spade (a heart upside down, with a stem)
+        hs = sg if suit == "h" else -sg
+        for dx in (-s // 2, s // 2):
+            cv2.circle(img, (x + dx, y - hs * s // 3), s // 2, c, -1, cv2.LINE_AA)
+        cv2.fillConvexPoly(img, np.int32([[x - s, y - hs * s // 6], [x + s, y - hs * s // 6],
+                                          [x, y + hs * s]]), c, cv2.LINE_AA)
+    if suit in "sc":
+        cv2.rectangle(img, (x - s // 6, y), (x + s // 6, y + sg * s), c, -1)
+
+
+def pip_deck(suits: str = "hdsc") -> dict[str, np.ndarray]:
+    """A deck unlike ours whose cards look alike, laid out like playing cards: ranks A to K
+    of each suit, pips in the usual places, the rank and suit in two corners, a coloured
+    picture on J, Q and K. Labels ``7h``, ``10s``, ``Kd``..."""
+    rng = np.random.default_rng(9)
+    deck = {}
+    for suit in suits:
+        ink = _SUIT_INK[suit]
+        for rank in _RANKS:
+            card = np.full((616, 441, 3), 248, np.uint8)
+            for _ in range(2):  # the corner index, then the same turned half a turn
+                cv2.putText(card, rank, (14 if rank != "10" else 6, 62),
+                            cv2.FONT_HERSHEY_SIMPLEX, 1.6 if rank != "10" else 1.3, ink, 4,
+                            cv2.LINE_AA)
+                _pip(card, 40, 100, 18, suit)
+                card = cv2.rotate(card, cv2.ROTATE_180)
+            n = _RANKS.index(rank) + 1
+            if n <= 10:
+                for col, row in _PIPS[n]:
+                    _pip(card, int(130 + 90 * col), int(130 + 356 * row / 6),
+                         34 if n > 1 else 80, suit, down=row > 3)
+            else:
+                cv2.rectangle(card, (85, 95), (355, 520), ink, 3)
+                for _ in range(14):
+                    colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+                    cv2.circle(card, (int(rng.integers(95, 345)), int(rng.integers(105, 510))),
+                               int(rng.integers(10, 45)), colour, -1, cv2.LINE_AA)
+                _pip(card, 220, 300, 40, suit)
+            deck[f"{rank}{suit}"] = card
     return deck
 
 
