@@ -494,7 +494,9 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
                 continue
         if close_ups is not None and area > 0.8 * MAX_AREA_FRAC * img_area:
             # So long an outline's corners, cut off round, leave its sides askew: fit them to
-            # the outline (as for a strip) before pushing them onto the edge.
+            # the outline (as for a strip) before pushing them onto the edge. From a little
+            # under half the picture: an outline may grow past it when pushed (the table's
+            # tracker never sees cards this large).
             fitted = _fit_sides(c, q)
             q = q if fitted is None else fitted
         q, s = _refine(q, near, REACH * _short_side(q))

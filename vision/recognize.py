@@ -25,7 +25,9 @@ product. The thumbnail is in Lab colour, each channel brought to zero mean and u
 (so light and white balance drop out), each element weighed by how much the enrolled cards
 differ there (a frame design they all share counts for little). That first look names the
 card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clearly better
-than any other card (``FAST_MIN_MARGIN``); otherwise the feature matcher above decides, as
+than any other card (``FAST_MIN_MARGIN``). When it correlates well but not clearly better
+than some others (cards alike, as playing cards are), a closer look compares it with those
+few only, at a finer size (``FINE_W``). Otherwise the feature matcher above decides, as
 it always does for a cropped picture (``classify``, ``--whole``) and for references that are
 not card-shaped. A card on a scene that the features name must then also agree in colour
 with that card (``COLOUR_MIN_CORR``): two cards drawn alike in different colours, or a card
@@ -86,19 +88,23 @@ FAST_MIN_LABELS = 3
 THUMB_MIN_STD = 2.0
 # A closer look when the first look finds several cards alike (playing cards: the same pips
 # in another suit, one pip more): the card at FINE_W x FINE_H pixels (blurred FINE_BLUR)
-# against the cards within FINE_NEAR of the best correlation (FINE_MAX at most), weighed
+# against the cards within FAST_MIN_MARGIN of the best correlation, those that made the
+# first look unsure (FINE_MAX at most), weighed
 # by where the cards differ. It names the best one when its correlation is FINE_MIN_CORR
 # at least and the card lies at least FINE_MIN_SIDE of the way from every other candidate
 # to it (1: on it) along what tells them apart.
 FINE_W, FINE_H = 96, 132
 FINE_BLUR = 0.7
-FINE_NEAR = 0.15
 FINE_MAX = 4
 FINE_MIN_CORR = 0.985
 FINE_MIN_SIDE = 0.85
 # Before it, the card is aligned on the best reference (a corner found a pixel off moves every
 # pip at this size): at most this many steps, or until a step changes it this little.
 ALIGN_UNTIL = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3)
+# It moves the card by at most this share of its width, and stretches or turns it by at most
+# this much (a corner found a few pixels off); beyond that it is left as it was.
+ALIGN_MAX_SHIFT = 0.06
+ALIGN_MAX_STRETCH = 0.06
 
 
 class EnrolmentError(ValueError):
@@ -267,6 +273,9 @@ def _align(card_bgr: np.ndarray, onto: np.ndarray) -> np.ndarray:
                                        ALIGN_UNTIL, None, 3)
     except cv2.error:
         return card_bgr
+    if (np.abs(warp[:, 2]).max() > ALIGN_MAX_SHIFT * FINE_W / 2
+            or np.abs(warp[:, :2] - np.eye(2)).max() > ALIGN_MAX_STRETCH):
+        return card_bgr  # more than a corner found a little off: no card of the candidates'
     warp[:, 2] *= 2  # from half size to full
     return cv2.warpAffine(card_bgr, warp, (FINE_W, FINE_H),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
@@ -390,6 +399,7 @@ class Recognizer:
         """Thumbnails of every reference for the first look; none when a reference is not
         card-shaped (the first look compares whole cards, corner to corner)."""
         self._thumbs: np.ndarray | None = None
+        self._fine: np.ndarray | None = None
         vecs, owners = [], []
         for li, label in enumerate(self.labels):
             for pic in references[label]:
@@ -417,7 +427,8 @@ class Recognizer:
         self._fine_owner = np.asarray([li for li, label in enumerate(self.labels)
                                        for _ in references[label]], np.int32)
         self._fine_weight = _differ_weight(fine, self._fine_owner, len(self.labels))
-        self._fine = _unit(fine * self._fine_weight)
+        if self._fine_weight is not None:  # else no closer look: the cards differ nowhere
+            self._fine = _unit(fine * self._fine_weight)
 
     def _weigh(self, vecs: np.ndarray) -> np.ndarray:
         return _unit(np.asarray(vecs, np.float32) * self._thumb_weight)
@@ -540,7 +551,8 @@ class Recognizer:
 
     def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again: the
-        first look (thumbnails) when it is sure, the feature matcher otherwise."""
+        first look (thumbnails) when it is sure, or the closer look when the first found it
+        like a few others, the feature matcher otherwise."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
         per = None if self._thumbs is None else self._thumb_corr(self._quad_thumb(image, c))
         if per is not None and len(self.labels) >= FAST_MIN_LABELS:
@@ -576,7 +588,10 @@ class Recognizer:
         """Which of the cards the first look found alike (``per``: its correlations by
         label) is the card inside ``c``? See FINE_W and after. Label None when unsure."""
         best = float(per.max())
-        near = [int(li) for li in np.argsort(-per)[:FINE_MAX] if per[li] >= best - FINE_NEAR]
+        near = [int(li) for li in np.argsort(-per)[:FINE_MAX]
+                if per[li] >= best - FAST_MIN_MARGIN]
+        if len(near) < 2 or self._fine is None:
+            return Match(None, 0.0)  # nothing alike to tell it from, or no closer look
         card = cv2.resize(warp_quad(image, c, (2 * FINE_W, 2 * FINE_H)), (FINE_W, FINE_H),
                           interpolation=cv2.INTER_AREA)
         v = _fine_vector(card)
@@ -670,14 +685,13 @@ class Recognizer:
         """``readings``, or, when no card named among them lies on ``quad`` and ``look``
         (the first look, or ``classify_quad``) names it, with ``quad`` as that card in place of
         the unknown ones on it (its own picture panel or frames)."""
-        on = _lying_on(quad, readings)
-        if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
+        on = _unknown_under(quad, readings)
+        if on is None:
             return readings
         m = look(image, quad)
         if m.label is None:
             return readings
-        return [r for o, r in zip(on, readings, strict=True) if not o] + [
-            Reading(m.label, m.score, quad)]
+        return _in_place_of(Reading(m.label, m.score, quad), on, readings)
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
@@ -743,12 +757,23 @@ class Recognizer:
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
 
 
-def _lying_on(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool]:
-    """For each reading, whether its middle lies inside ``quad``."""
+def _unknown_under(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool] | None:
+    """For each reading, whether its middle lies inside ``quad``; None when one of those is
+    named (then ``quad`` holds cards: a block, a mat, a tray, and is no card itself)."""
     from vision.detect import _centre
 
     ring = np.asarray(quad, np.float32).reshape(-1, 1, 2)
-    return [cv2.pointPolygonTest(ring, _centre(r.corners), False) > 0 for r in readings]
+    on = [cv2.pointPolygonTest(ring, _centre(r.corners), False) > 0 for r in readings]
+    if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
+        return None
+    return on
+
+
+def _in_place_of(card: Reading, on: Sequence[bool], readings: Sequence[Reading]
+                 ) -> list[Reading]:
+    """``readings`` with ``card`` (one card whose outline holds some of them: its picture
+    panel, its frames) in place of those ``on`` it."""
+    return [r for o, r in zip(on, readings, strict=True) if not o] + [card]
 
 
 class CardReader:
@@ -770,7 +795,7 @@ class CardReader:
         # Every card named lately, with where and how it looked, and what the last frame shows.
         self._memory: list[tuple[Reading, tuple[int, int, int, int], np.ndarray]] = []
         self._readings: list[Reading] = []
-        self.named = 0  # how many times a card was named (classified) so far
+        self.named = 0  # how many times a card (or a block, as one card) was named afresh
 
     def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
         from vision.detect import changed, find_cards
@@ -789,15 +814,14 @@ class CardReader:
         # for cards: it is one when the first look names it. (The panels are remembered too,
         # so as not to be named again while they stay still.)
         for block in blocks:
-            on = _lying_on(block, readings)
-            if not any(on) or any(o and r.label is not None
-                                  for o, r in zip(on, readings, strict=True)):
-                continue
+            on = _unknown_under(block, readings)
+            if on is None or not any(on):
+                continue  # it holds a card named, or nothing found on its own (a strip)
             entry = (self._recall(grey, block)
                      or self._name(image, grey, block, self.recognizer.glance_quad))
             memory.append(entry)
             if entry[0].label is not None:
-                readings = [r for o, r in zip(on, readings, strict=True) if not o] + [entry[0]]
+                readings = _in_place_of(entry[0], on, readings)
         self._memory = memory
         self._readings = readings
         return list(readings)

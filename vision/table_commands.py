@@ -196,8 +196,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    left = [pretty(i) for i in IDENTITIES if i not in recognizer.labels]
-    if left and set(labels) <= set(IDENTITIES):
+    from companion.cards import label_identity
+
+    enrolled = {label_identity(label) for label in recognizer.labels}
+    left = [pretty(i) for i in IDENTITIES if i not in enrolled]
+    if left and all(label_identity(label) for label in labels):  # the game's cards
         print(f"Still without a picture: {', '.join(left)}. The table reads cards with the "
               "camera only once every card has one (a card never enrolled could be taken for "
               "another): enrol them too.")
