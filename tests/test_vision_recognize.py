@@ -516,7 +516,8 @@ def test_cards_that_look_alike_are_told_apart_by_a_closer_look():
     for seed in range(24):
         label = ALIKE[seed % len(ALIKE)]
         img, corners = _laid(deck, label, 600 + seed, hand=False, glare=False)
-        glanced += rec.glance_quad(img, corners).label is not None
+        first = rec._glance(rec._thumb_corr(rec._quad_thumb(img, corners)))  # alone
+        glanced += first.label is not None
         m = rec.classify_quad(img, corners)
         assert m.label in (None, label), (label, m)
         named += m.label == label
@@ -531,3 +532,17 @@ def test_a_closer_look_does_not_name_a_card_never_enrolled():
         for seed in range(8):
             img, corners = _laid(deck, missing, 700 + seed, hand=False, glare=False)
             assert rec.classify_quad(img, corners).label is None, (missing, seed)
+
+
+def test_cards_alike_touching_are_told_apart_too():
+    """Two of them side by side with no seam: each half of the block gets the closer look."""
+    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    named = 0
+    for left, right in (("7h", "7d"), ("8d", "6h"), ("7s", "7c"), ("6d", "8h")):
+        layout = [(left, _box(250, 100)), (right, _box(340, 100))]
+        readings = rec.read(_touching(deck, layout))
+        assert all(r.label in (None, left, right) for r in readings), readings
+        named += sum(any(r.label == label and S_iou(r.corners, np.float32(c)) >= 0.8
+                         for r in readings) for label, c in layout)
+    assert named >= 4, named  # none without the closer look

@@ -577,12 +577,17 @@ class Recognizer:
         return Match(match.best if score >= self.threshold else None, score, match.best)
 
     def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
-        """The first look alone: the card inside ``corners`` by its thumbnail. Label None
-        when the thumbnail is not clearly one card's (then the features must decide)."""
+        """The first look alone (with its closer look at cards alike): the card inside
+        ``corners`` by its thumbnail. Label None when the thumbnail is not clearly one card's
+        (then the features must decide)."""
         if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
             return Match(None, 0.0)
         c = np.asarray(corners, np.float32).reshape(4, 2)
-        return self._glance(self._thumb_corr(self._quad_thumb(image, c)))
+        per = self._thumb_corr(self._quad_thumb(image, c))
+        m = self._glance(per)
+        if m.label is None and per.max() >= FAST_MIN_CORR:
+            m = self._closer_look(image, c, per)
+        return m
 
     def _closer_look(self, image: np.ndarray, c: np.ndarray, per: np.ndarray) -> Match:
         """Which of the cards the first look found alike (``per``: its correlations by
