@@ -164,3 +164,31 @@ def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
         shutil.copy(cards / f"{label}.png", some / name / "1.png")
     (some / "living_armor.png").unlink()
     assert card_tracker(some) is not None
+
+
+def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monkeypatch):
+    """The table's own references leave out the Ghost and the Cleaner: the screen says so in
+    the players' language, not just "no camera"."""
+    import shutil
+
+    from companion.app.i18n import tr
+    from companion.app.screens import table
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    state = tmp_path / "state"
+    (state / "references").mkdir(parents=True)
+    for label in ("vampire", "living_armor", "butler", "cook"):
+        shutil.copy(cards / f"{label}.png", state / "references" / f"{label}.png")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{state}"\n')
+    shown = []
+    real = table.TableScreen.__init__
+    monkeypatch.setattr(table.TableScreen, "__init__", lambda self, *a, **k: (
+        shown.extend(k.get("warnings") or []), real(self, *a, **k))[-1])
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "0.3"]) == 0
+    assert "no picture of the Ghost or the Cleaner card" in capsys.readouterr().err
+    assert ("warn.cards_missing", {"cards": ["ghost", "cleaner"]}) in shown
+    assert tr("en", "warn.cards_missing", cards=["ghost", "cleaner"]).startswith(
+        "No picture of Ghost, Cleaner yet")
+    assert "유령" in tr("ko", "warn.cards_missing", cards=["ghost"])

@@ -305,15 +305,13 @@ def portrait(image: np.ndarray) -> np.ndarray:
     return cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE) if w > h else image
 
 
-def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
-    """The reference pictures of a folder by label: ``DIR/<label>/*.png|jpg`` (several
-    pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``
-    are skipped. EnrolmentError when the folder is missing, holds no picture, or a picture
-    cannot be read (the message names it)."""
+def reference_files(path: str | Path) -> dict[str, list[Path]]:
+    """The reference picture files of a folder by label, without reading them (see
+    ``read_references``). EnrolmentError when the folder is missing or holds no picture."""
     root = Path(path)
     if not root.is_dir():
         raise EnrolmentError(f"reference folder {str(root)!r} does not exist")
-    refs: dict[str, list[np.ndarray]] = {}
+    found: dict[str, list[Path]] = {}
     for entry in sorted(root.iterdir()):
         if entry.name.startswith(("_", ".")):
             continue
@@ -325,13 +323,25 @@ def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
             files, label = [entry], entry.stem
         else:
             continue
+        if files:
+            found.setdefault(label, []).extend(files)
+    if not found:
+        raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
+    return found
+
+
+def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
+    """The reference pictures of a folder by label: ``DIR/<label>/*.png|jpg`` (several
+    pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``
+    are skipped. EnrolmentError when the folder is missing, holds no picture, or a picture
+    cannot be read (the message names it)."""
+    refs: dict[str, list[np.ndarray]] = {}
+    for label, files in reference_files(path).items():
         for f in files:
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
             if img is None:
                 raise EnrolmentError(f"cannot read reference picture {str(f)!r}")
             refs.setdefault(label, []).append(img)
-    if not refs:
-        raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
     return refs
 
 

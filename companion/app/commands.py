@@ -350,7 +350,12 @@ def cmd_run(args) -> int:
     import queue  # noqa: PLC0415
 
     from companion.app.controller import Controller  # noqa: PLC0415
-    from companion.app.devices import open_camera, open_panel, virtual_panel  # noqa: PLC0415
+    from companion.app.devices import (  # noqa: PLC0415
+        missing_identities,
+        open_camera,
+        open_panel,
+        virtual_panel,
+    )
     from companion.app.loop import App  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
     from companion.tablelog import load_game  # noqa: PLC0415
@@ -381,7 +386,10 @@ def cmd_run(args) -> int:
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
               file=sys.stderr)
-        warnings.append("warn.no_camera")
+        # Cards enrolled at this table, some left out: say which (the shipped set is whole).
+        missing = missing_identities(cfg["references"]) if cfg["references"] else []
+        warnings.append(("warn.cards_missing", {"cards": missing}) if missing
+                        else "warn.no_camera")
     # The kiosk's session keeps the log, resumes and archives games; the operator menu's
     # choices are kept, and it can switch the table off.
     session = kiosk.session

@@ -136,14 +136,25 @@ def card_tracker(references):
     from vision.tracking import RevealTracker  # noqa: PLC0415
 
     quiet_opencv()
-    recognizer = Recognizer.from_dir(references)
-    named = {label_identity(label) for label in recognizer.labels}
-    missing = [display_name(i) for i in IDENTITIES if i not in named]
+    missing = [display_name(i) for i in missing_identities(references)]
     if missing:
         raise ValueError(f"there is no picture of the {' or the '.join(missing)} card; a card "
                          "never enrolled could be taken for another, so enrol them all with "
                          "`companion enroll`")
-    return RevealTracker(CardReader(recognizer))
+    return RevealTracker(CardReader(Recognizer.from_dir(references)))
+
+
+def missing_identities(references) -> list[str]:
+    """The identities with no picture in the folder `references`, in power order; none when
+    the folder cannot be listed (reading it says why)."""
+    try:
+        from vision.recognize import reference_files  # noqa: PLC0415
+
+        labels = reference_files(references)
+    except (ImportError, ValueError, OSError):
+        return []
+    named = {label_identity(label) for label in labels}
+    return [i for i in IDENTITIES if i not in named]
 
 
 def open_camera(config, inputs: queue.Queue, references=None):

@@ -54,7 +54,8 @@ class TableScreen:
         # On a small display the words that matter most are drawn larger than the grid.
         self.boost = 1.0 if self.scale >= 0.9 else 1.25
         self.panel = panel
-        self.warnings = list(warnings or [])  # catalogue keys of missing devices, always shown
+        # Catalogue keys (or key and arguments) of missing devices, always shown.
+        self.warnings = list(warnings or [])
         self.card_art = card_art  # False: plain drawn cards (reference images stay put)
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: dict[tuple, pygame.Surface] = {}
@@ -475,7 +476,9 @@ class TableScreen:
         if getattr(ctl, "camera_expected", False) and not ctl.camera:
             warnings.append("warn.camera_waiting")
         if message is None and warnings:  # a missing device stays in sight
-            message = ("warn.joined", {"text": "  ".join(tr(lang, w) for w in warnings)})
+            message = ("warn.joined", {"text": "  ".join(
+                tr(lang, w) if isinstance(w, str) else tr(lang, w[0], **w[1])
+                for w in warnings)})
         if message:
             mkey, margs = message
             msg = tr(lang, mkey, **margs)
