@@ -275,14 +275,15 @@ def _time(fn, arg, n):
     return out
 
 
-def other_deck(n: int = 30) -> dict[str, np.ndarray]:
-    """A deck unlike ours: white cards, no frame, a round picture (the Dobble scans)."""
+def other_deck(n: int = 30, *, card: int = 245, ink: int = 30) -> dict[str, np.ndarray]:
+    """A deck unlike ours: white cards (or, with ``card`` dark, dark cards with a light
+    square picture), no frame, a round picture (the Dobble scans)."""
     deck = {}
     for f in sorted((DOBBLE / "scans").glob("*.jpg"))[:n]:
-        card = np.full((616, 441, 3), 245, np.uint8)
-        card[108:508, 20:420] = cv2.resize(cv2.imread(str(f)), (400, 400))
-        cv2.putText(card, f.stem, (30, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (30, 30, 30), 4)
-        deck[f.stem] = card
+        face = np.full((616, 441, 3), card, np.uint8)
+        face[108:508, 20:420] = cv2.resize(cv2.imread(str(f)), (400, 400))
+        cv2.putText(face, f.stem, (30, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (ink, ink, ink), 4)
+        deck[f.stem] = face
     return deck
 
 
@@ -293,7 +294,9 @@ def bench_other_deck(n: int, seed: int) -> None:
              ("20 trading-card-like cards, dark border", S.panelled_deck(20, border=(40, 40, 40))),
              ("52 playing-card-like cards, many alike", S.pip_deck())]
     if DOBBLE.is_dir():
-        decks.insert(0, ("30 white cards with Dobble pictures", other_deck()))
+        decks[:0] = [("30 white cards with Dobble pictures", other_deck()),
+                     ("20 dark cards with a light square Dobble picture",
+                      other_deck(20, card=25, ink=230))]
     for name, deck in decks:
         rec = Recognizer({k: [v] for k, v in deck.items()})
         print(f"another deck ({name}), {n} scenes per arrangement:")

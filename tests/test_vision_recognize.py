@@ -546,3 +546,46 @@ def test_cards_alike_touching_are_told_apart_too():
         named += sum(any(r.label == label and S_iou(r.corners, np.float32(c)) >= 0.8
                          for r in readings) for label, c in layout)
     assert named >= 4, named  # none without the closer look
+
+
+# -- cards found by their picture panel ------------------------------------------------------------
+
+def _framed_deck(n: int = 6) -> dict[str, np.ndarray]:
+    """Dark cards, each a light square picture in the same place: touching, their dark
+    borders merge with no line between them."""
+    rng = np.random.default_rng(8)
+    deck = {}
+    for i in range(n):
+        card = np.full((616, 441, 3), 25, np.uint8)
+        panel = card[108:508, 20:420]
+        panel[:] = 240
+        for _ in range(6):
+            colour = tuple(int(v) for v in rng.integers(0, 200, 3))
+            cv2.circle(panel, (int(rng.integers(60, 340)), int(rng.integers(60, 340))),
+                       int(rng.integers(20, 60)), colour, -1)
+        cv2.putText(card, f"D{i}", (30, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (230, 230, 230), 4)
+        deck[f"dark{i}"] = card
+    return deck
+
+
+def test_the_place_of_a_decks_picture_panel_is_learnt_from_its_references():
+    rec = Recognizer({k: [v] for k, v in _framed_deck().items()})
+    [layout] = rec._layouts
+    assert np.allclose(layout, [[20 / 441, 108 / 616], [420 / 441, 108 / 616],
+                                [420 / 441, 508 / 616], [20 / 441, 508 / 616]], atol=0.02)
+    assert len(Recognizer({k: [v] for k, v in S.panelled_deck().items()})._layouts) == 2
+    assert Recognizer({k: [v] for k, v in _white_deck().items()})._layouts == []
+
+
+def test_dark_cards_touching_are_found_by_their_picture_panels():
+    """Three dark cards in an L on a dark table: one outline of no card's shape, no seam
+    between them, but each light picture panel stands for its card."""
+    deck = _framed_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    layout = [("dark1", _box(250, 100)), ("dark4", _box(250, 226)), ("dark2", _box(340, 226))]
+    readings = rec.read(_touching(deck, layout))
+    named = {r.label: S_iou(r.corners, np.float32(c))
+             for r in readings for label, c in layout if r.label == label}
+    assert sorted(named) == ["dark1", "dark2", "dark4"], readings
+    assert min(named.values()) >= 0.8, named
+    assert all(r.label is not None for r in readings), readings

@@ -354,6 +354,7 @@ class Outlines(NamedTuple):
     blocks: list[np.ndarray]
     parts: list[np.ndarray]
     close_ups: list[np.ndarray]
+    panels: list[np.ndarray]
 
 
 def find_outlines(image: np.ndarray) -> Outlines:
@@ -369,10 +370,13 @@ def find_outlines(image: np.ndarray) -> Outlines:
     - close_ups: card-shaped outlines larger than any card on a table (over
       ``MAX_AREA_FRAC`` of the picture, up to ``CLOSE_UP_FRAC``), largest first: one card
       photographed from close by, or else a mat or a tray the cards lie on.
+    - panels: the other four-sided outlines looked at and set aside: about square, or inside
+      a card found (its frame, its picture panel). A reader that knows where a deck's cards
+      have such a panel can try the card around one whose card's own outline does not show.
     """
-    out = Outlines([], [], [], [])
+    out = Outlines([], [], [], [], [])
     out.cards.extend(_find(image, blocks=out.blocks, parts=out.parts, close_ups=out.close_ups,
-                           enlarge=True))
+                           panels=out.panels, enlarge=True))
     return out
 
 
@@ -415,13 +419,13 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
           parts: list[np.ndarray] | None = None, close_ups: list[np.ndarray] | None = None,
-          *, enlarge: bool) -> list[np.ndarray]:
-    """Cards (and blocks, parts and close-ups, each list given) found at the working size
-    (``_work_scale``), their corners in the picture's pixels."""
+          panels: list[np.ndarray] | None = None, *, enlarge: bool) -> list[np.ndarray]:
+    """Cards (and blocks, parts, close-ups and panels, each list given) found at the working
+    size (``_work_scale``), their corners in the picture's pixels."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=enlarge))
-    extra = [None if x is None else [] for x in (blocks, parts, close_ups)]
+    extra = [None if x is None else [] for x in (blocks, parts, close_ups, panels)]
     cards = [_to_picture(q, scale) for q in _find_at(grey, *extra)]
-    for into, found in zip((blocks, parts, close_ups), extra, strict=True):
+    for into, found in zip((blocks, parts, close_ups, panels), extra, strict=True):
         if into is not None:
             into.extend(_to_picture(q, scale) for q in found)
     return cards
@@ -429,7 +433,8 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
 
 def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
              parts: list[np.ndarray] | None = None,
-             close_ups: list[np.ndarray] | None = None) -> list[np.ndarray]:
+             close_ups: list[np.ndarray] | None = None,
+             panels: list[np.ndarray] | None = None) -> list[np.ndarray]:
     h, w = grey.shape[:2]
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
@@ -518,6 +523,10 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
     if squares and cands:
         cands = _enclosed(cands, squares, near, img_area)
     cards = _resolve(cands, blocks)
+    if panels is not None:
+        kept = [id(q) for q in cards + (blocks or [])]
+        panels.extend(q for _, q in cands if id(q) not in kept)
+        panels.extend(squares)
     if close_ups is not None:
         close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
     if parts is not None:

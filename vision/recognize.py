@@ -98,6 +98,13 @@ FINE_BLUR = 0.7
 FINE_MAX = 4
 FINE_MIN_CORR = 0.985
 FINE_MIN_SIDE = 0.85
+# A deck whose cards have a panel in the same place (a picture framed on a dark card, an art
+# box): its place is learnt from the references, each panel taking PANEL_SHARE of its card
+# and lying within PANEL_SAME (of the card's size) of the same place on half the cards at
+# least. A panel found on a scene with no card read around it (the cards' own outlines lost
+# where they touch or pile up) stands for a card there, which the first look must name.
+PANEL_SHARE = (0.15, 0.85)
+PANEL_SAME = 0.03
 # Before it, the card is aligned on the best reference (a corner found a pixel off moves every
 # pip at this size): at most this many steps, or until a step changes it this little.
 ALIGN_UNTIL = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-3)
@@ -403,6 +410,7 @@ class Recognizer:
         self._matcher.add([self._desc])
         self._matcher.train()
         self._enrol_thumbnails(references)
+        self._layouts = _panel_layouts(references) if self._thumbs is not None else []
         self.fast_named = 0  # cards named by the first look (thumbnails) so far
 
     def _enrol_thumbnails(self, references: dict[str, Sequence[np.ndarray]]) -> None:
@@ -678,7 +686,7 @@ class Recognizer:
         """
         from vision.detect import find_outlines, halves
 
-        cards, blocks, parts, close_ups = find_outlines(image)
+        cards, blocks, parts, close_ups, panels = find_outlines(image)
         out = []
         for corners in cards:
             m = self.classify_quad(image, corners)
@@ -689,6 +697,7 @@ class Recognizer:
             out = out + named if named else self._as_one(image, block, out, self.glance_quad)
         # A part lying on a card read already (whole or as a half) is that card.
         out.extend(self._named(image, parts, None, [r.corners for r in out]))
+        out = self._around_panels(image, panels, out)
         for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
             out = self._as_one(image, quad, out, self.classify_quad)
             if out and out[-1].corners is quad:
@@ -707,6 +716,39 @@ class Recognizer:
         if m.label is None:
             return readings
         return _in_place_of(Reading(m.label, m.score, quad), on, readings)
+
+    def _around_panels(self, image: np.ndarray, panels: Sequence[np.ndarray],
+                       readings: list[Reading]) -> list[Reading]:
+        """``readings`` with the cards the first look names around ``panels`` or around
+        the unknown cards read (a panel may be card-shaped) lying on no card named (see
+        PANEL_SHARE), in place of the unknown ones there."""
+        if not self._layouts:
+            return readings
+        for panel in [*panels, *(r.corners for r in readings if r.label is None)]:
+            if not _on_named(panel, readings):
+                readings = self._card_around(image, panel, readings)
+        return readings
+
+    def _card_around(self, image: np.ndarray, panel: np.ndarray,
+                     readings: list[Reading]) -> list[Reading]:
+        """``readings`` with the card around ``panel`` if the first look names one there."""
+        from vision.detect import _card_shaped, order_corners
+
+        h, w = image.shape[:2]
+        for layout in self._layouts:
+            for turn in range(4):  # which corner of the panel is the layout's first
+                to_picture = cv2.getPerspectiveTransform(layout, np.roll(panel, turn, 0))
+                card = order_corners(cv2.perspectiveTransform(_UNIT[None], to_picture)[0])
+                if (card.min() < 0 or card[:, 0].max() > w - 1 or card[:, 1].max() > h - 1
+                        or not _card_shaped(card, h * w)):
+                    continue
+                on = _unknown_under(card, readings)
+                if on is None:
+                    continue  # a card named lies there
+                m = self.glance_quad(image, card)
+                if m.label is not None:
+                    return _in_place_of(Reading(m.label, m.score, card), on, readings)
+        return readings
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
@@ -770,6 +812,53 @@ class Recognizer:
                 key = tuple(sorted((self.labels[li], self.labels[lj])))
                 pairs[key] = max(pairs.get(key, 0.0), round(float(closeness), 3))
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
+
+
+_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+
+
+def _panel_layouts(references: dict[str, Sequence[np.ndarray]]) -> list[np.ndarray]:
+    """Where the deck's cards have a panel (see PANEL_SHARE): 4 x 2 corners each, in the
+    card's own coordinates (0..1 across, 0..1 down, portrait), from the first corner nearest
+    the card's top left, clockwise."""
+    from vision.detect import find_outlines, order_corners
+
+    found = []  # (which card, panel)
+    for which, pics in enumerate(references.values()):
+        card = portrait(pics[0])
+        card = cv2.resize(card, (max(1, round(400 * card.shape[1] / card.shape[0])), 400),
+                          interpolation=cv2.INTER_AREA)
+        h, w = card.shape[:2]
+        # The card alone on a table of a shade far from its own edge's, as a camera sees it.
+        edge = float(np.mean(np.concatenate([card[:3].ravel(), card[-3:].ravel()])))
+        table = 20 if edge > 128 else 235
+        pad = h // 2
+        scene = cv2.copyMakeBorder(card, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                   value=(table, table, table))
+        outlines = find_outlines(scene)
+        for q in outlines.cards + outlines.panels:
+            q = (order_corners(q) - pad) / np.float32([w, h])
+            if not PANEL_SHARE[0] <= cv2.contourArea(q) <= PANEL_SHARE[1]:
+                continue
+            first = int(np.argmin((q * q).sum(axis=1)))
+            found.append((which, np.roll(q, -first, axis=0)))
+    layouts: list[np.ndarray] = []
+    for _, q in found:
+        same = [(which, o) for which, o in found if np.abs(o - q).max() <= PANEL_SAME]
+        if (2 * len({which for which, _ in same}) >= len(references)
+                and not any(np.abs(k - q).max() <= PANEL_SAME for k in layouts)):
+            layouts.append(np.median(np.stack([o for _, o in same]), axis=0).astype(np.float32))
+    return layouts
+
+
+def _on_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
+    """Does the middle of ``quad`` lie on a card named among ``readings``?"""
+    from vision.detect import _centre
+
+    middle = _centre(np.asarray(quad, np.float32).reshape(4, 2))
+    return any(r.label is not None and cv2.pointPolygonTest(
+        np.asarray(r.corners, np.float32).reshape(-1, 1, 2), middle, False) > 0
+        for r in readings)
 
 
 def _unknown_under(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool] | None:
