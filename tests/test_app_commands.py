@@ -164,6 +164,12 @@ def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
         shutil.copy(cards / f"{label}.png", some / name / "1.png")
     (some / "living_armor.png").unlink()
     assert card_tracker(some) is not None
+    from companion.app.devices import missing_identities
+    from companion.cards import IDENTITIES
+
+    (tmp_path / "empty").mkdir()  # enrolment stopped before the first picture
+    assert missing_identities(tmp_path / "empty") == list(IDENTITIES)
+    assert missing_identities(tmp_path / "none") == []  # no folder: the shipped cards are used
 
 
 def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monkeypatch):

@@ -370,9 +370,10 @@ def find_outlines(image: np.ndarray) -> Outlines:
     - close_ups: card-shaped outlines larger than any card on a table (over
       ``MAX_AREA_FRAC`` of the picture, up to ``CLOSE_UP_FRAC``), largest first: one card
       photographed from close by, or else a mat or a tray the cards lie on.
-    - panels: the other four-sided outlines looked at and set aside: about square, or inside
-      a card found (its frame, its picture panel). A reader that knows where a deck's cards
-      have such a panel can try the card around one whose card's own outline does not show.
+    - panels: the other four-sided outlines looked at and set aside: about square (a
+      picture, a marker, a mat's slot), or inside or over a card found (its frame, its
+      picture panel). A reader that knows where a deck's cards have a panel can try the card
+      around each, where a card's own outline does not show whole.
     """
     out = Outlines([], [], [], [], [])
     out.cards.extend(_find(image, blocks=out.blocks, parts=out.parts, close_ups=out.close_ups,
@@ -648,19 +649,43 @@ def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     """The card-shaped pieces of ``quad`` cut along its seams (as the pieces of
     ``find_outlines``): light cards in a pile or touching whose outline together was taken
     for one card's. Corners in the picture's pixels."""
+    part = _part(image, quad, margin=4)
+    if part is None:
+        return []
+    grey, scale, at, inside, area = part
+    # The quad itself was looked at already: only what seams cut from it is new.
+    pieces = _cut(grey, None, inside, [], area, whole_too=False)
+    return [_to_picture(p, scale) + at for p in pieces]
+
+
+def on_outline(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, list[float]] | None:
+    """``quad`` (picture pixels) with each side pushed outwards onto the outermost straight
+    edge near it, as finding does, and the share of each side along an edge: how much of a
+    card's own outline shows there. None when the quad lies outside the picture."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    part = _part(image, q, margin=4 + int(2 * REACH * _short_side(q)))
+    if part is None:
+        return None
+    grey, scale, at, inside, _ = part
+    near = cv2.dilate(_edges(grey), _KERNEL)
+    pushed, support = _refine(inside, near, REACH * _short_side(inside))
+    return _to_picture(pushed, scale) + at, support.tolist()
+
+
+def _part(image: np.ndarray, q: np.ndarray, *, margin: int):
+    """The part of the picture around quad ``q`` (with ``margin`` pixels more each way) in
+    grey at the size the whole picture would be found at: (grey, its size over the part's,
+    the part's top left in the picture, ``q`` in its pixels, the whole picture's area at
+    that size), or None when nothing of it is in the picture."""
     h, w = image.shape[:2]
     k = _work_scale(h, w, enlarge=True)  # as find_outlines looks at the whole picture
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    # Only the quad's part of the picture, at the size the whole would be found at.
-    x0, y0 = (max(0, int(v) - 4) for v in q.min(axis=0))
-    x1, y1 = min(w, int(q[:, 0].max()) + 5), min(h, int(q[:, 1].max()) + 5)
+    q = np.asarray(q, np.float32).reshape(4, 2)
+    x0, y0 = (max(0, int(v) - margin) for v in q.min(axis=0))
+    x1, y1 = min(w, int(q[:, 0].max()) + margin + 1), min(h, int(q[:, 1].max()) + margin + 1)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return []
+        return None
     grey, scale = _working(image[y0:y1, x0:x1], k)
-    inside = (q - (x0, y0) + 0.5) * scale - 0.5
-    # The quad itself was looked at already: only what seams cut from it is new.
-    pieces = _cut(grey, None, inside, [], k * k * h * w, whole_too=False)
-    return [_to_picture(p, scale) + np.float32([x0, y0]) for p in pieces]
+    return grey, scale, np.float32([x0, y0]), (q - (x0, y0) + 0.5) * scale - 0.5, k * k * h * w
 
 
 def _resolve(cands: list[tuple[float, np.ndarray]],

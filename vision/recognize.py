@@ -682,7 +682,8 @@ class Recognizer:
         whose halves are not cards may be one card after all, whose picture panel was taken
         for a card of its own: it is one when the first look names it and no card named lies
         on it. So is each piece of a larger outline cut along its seams (three cards in an L)
-        that no card read already lies under, and a card photographed from close by.
+        that no card read already lies under, a card around an outline set aside where the
+        deck's cards have a panel (see PANEL_SHARE), and a card photographed from close by.
         """
         from vision.detect import find_outlines, halves
 
@@ -731,10 +732,13 @@ class Recognizer:
 
     def _card_around(self, image: np.ndarray, panel: np.ndarray,
                      readings: list[Reading]) -> list[Reading]:
-        """``readings`` with the card around ``panel`` if the first look names one there."""
-        from vision.detect import _card_shaped, order_corners
+        """``readings`` with the card around ``panel`` if there is one: of the places the
+        layouts give it (each layout, each way round), those where two sides of its outline
+        at least show, the one the first look names surest."""
+        from vision.detect import MIN_SIDE_SUPPORT, _card_shaped, on_outline, order_corners
 
         h, w = image.shape[:2]
+        best: tuple[Match, np.ndarray, list[bool]] | None = None
         for layout in self._layouts:
             for turn in range(4):  # which corner of the panel is the layout's first
                 to_picture = cv2.getPerspectiveTransform(layout, np.roll(panel, turn, 0))
@@ -742,13 +746,20 @@ class Recognizer:
                 if (card.min() < 0 or card[:, 0].max() > w - 1 or card[:, 1].max() > h - 1
                         or not _card_shaped(card, h * w)):
                     continue
+                found = on_outline(image, card)
+                if found is None or sum(s >= MIN_SIDE_SUPPORT for s in found[1]) < 1:
+                    continue  # no card's outline there
+                card = found[0]
                 on = _unknown_under(card, readings)
-                if on is None:
+                if on is None or not _card_shaped(card, h * w):
                     continue  # a card named lies there
                 m = self.glance_quad(image, card)
-                if m.label is not None:
-                    return _in_place_of(Reading(m.label, m.score, card), on, readings)
-        return readings
+                if m.label is not None and (best is None or m.score > best[0].score):
+                    best = (m, card, on)
+        if best is None:
+            return readings
+        m, card, on = best
+        return _in_place_of(Reading(m.label, m.score, card), on, readings)
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:

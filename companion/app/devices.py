@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
 from companion.cards import IDENTITIES, display_name, label_identity
@@ -145,14 +146,16 @@ def card_tracker(references):
 
 
 def missing_identities(references) -> list[str]:
-    """The identities with no picture in the folder `references`, in power order; none when
-    the folder cannot be listed (reading it says why)."""
+    """The identities with no picture in the folder `references`, in power order (all of
+    them for a folder with no picture at all; none when there is no such folder)."""
     try:
         from vision.recognize import reference_files  # noqa: PLC0415
 
         labels = reference_files(references)
-    except (ImportError, ValueError, OSError):
+    except ImportError:
         return []
+    except (ValueError, OSError):  # no folder (then it is not used), or no picture in it
+        return list(IDENTITIES) if Path(references).is_dir() else []
     named = {label_identity(label) for label in labels}
     return [i for i in IDENTITIES if i not in named]
 

@@ -47,7 +47,8 @@ class TableScreen:
     """Draws the table for one surface size. panel: a virtual LED panel (with led_states())
     whose lights are drawn as the health candles, or None to draw them from the state."""
 
-    def __init__(self, size: tuple[int, int], *, panel=None, warnings: list[str] | None = None,
+    def __init__(self, size: tuple[int, int], *, panel=None,
+                 warnings: list[str | tuple[str, dict]] | None = None,
                  card_art: bool = True):
         self.size = size
         self.scale = min(size[0] / BASE_W, size[1] / BASE_H)
