@@ -341,9 +341,10 @@ def _inter(a, b):
 def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None
                ) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
-    (see ``order_corners``). ``blocks``, when given, also gets the blocks (as in
-    ``find_outlines``): several cards outlined as one, or one card whose picture panels
-    were taken for cards; only naming tells which."""
+    (see ``order_corners``). ``blocks``, when given, also gets the outlines holding cards
+    found that were set aside as blocks (as in ``find_outlines``, but for strips of two
+    cards end to end): several cards outlined as one, or one card whose picture panels were
+    taken for cards; only naming tells which."""
     return _find(image, blocks=blocks, enlarge=False)
 
 
@@ -481,7 +482,9 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             squares.append(q)  # a card so slanted that it looks square? (see _enclosed)
             continue
         if not ROUGH_CARD_ASPECT[0] <= ratio <= ROUGH_CARD_ASPECT[1]:
-            if (blocks is not None and area >= MIN_AREA_FRAC * img_area
+            # A strip of two cards end to end holds no card found: only a whole picture read at
+            # once (parts asked for too) cuts one in two; the table's blocks hold cards found.
+            if (blocks is not None and parts is not None and area >= MIN_AREA_FRAC * img_area
                     and ROUGH_STRIP_ASPECT[0] <= ratio <= ROUGH_STRIP_ASPECT[1]):
                 _keep_strip(c, q, near, img_area, blocks)
             continue
