@@ -216,7 +216,7 @@ _ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
 _OFFSETS: dict[int, np.ndarray] = {}
 _ZERO = 2  # the offsets start at -2: the side where it lies
 _NEXT = [1, 2, 3, 0]
-_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])  # a unit square, corners clockwise
 _SIDES = np.arange(4)
 
 
@@ -528,8 +528,8 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
         cands = _enclosed(cands, squares, near, img_area)
     cards = _resolve(cands, blocks)
     if panels is not None:
-        kept = [id(q) for q in cards + (blocks or [])]
-        panels.extend(q for _, q in cands if id(q) not in kept)
+        taken = {id(q) for q in cards + (blocks or [])}
+        panels.extend(q for _, q in cands if id(q) not in taken)
         panels.extend(squares)
     if close_ups is not None:
         close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once

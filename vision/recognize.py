@@ -572,14 +572,10 @@ class Recognizer:
         first look (thumbnails) when it is sure, or the closer look when the first found it
         like a few others, the feature matcher otherwise."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
-        per = None if self._thumbs is None else self._thumb_corr(self._quad_thumb(image, c))
-        if per is not None and len(self.labels) >= FAST_MIN_LABELS:
-            fast = self._glance(per)
-            if fast.label is None and per.max() >= FAST_MIN_CORR:
-                fast = self._closer_look(image, c, per)  # alike cards: which of them?
-            if fast.label is not None:
-                self.fast_named += 1
-                return fast
+        per, fast = self._first_look(image, c)
+        if fast.label is not None:
+            self.fast_named += 1
+            return fast
         # The features at about the card's own size in the picture: more pixels than the
         # camera gave add no detail, only time.
         long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
@@ -598,14 +594,20 @@ class Recognizer:
         """The first look alone (with its closer look at cards alike): the card inside
         ``corners`` by its thumbnail. Label None when the thumbnail is not clearly one card's
         (then the features must decide)."""
-        if self._thumbs is None or len(self.labels) < FAST_MIN_LABELS:
-            return Match(None, 0.0)
-        c = np.asarray(corners, np.float32).reshape(4, 2)
+        return self._first_look(image, np.asarray(corners, np.float32).reshape(4, 2))[1]
+
+    def _first_look(self, image: np.ndarray, c: np.ndarray) -> tuple[np.ndarray | None, Match]:
+        """The thumbnail's correlations by label (None without thumbnails) and what the first
+        look, with its closer look at cards alike, makes of the card inside ``c``."""
+        if self._thumbs is None:
+            return None, Match(None, 0.0)
         per = self._thumb_corr(self._quad_thumb(image, c))
+        if len(self.labels) < FAST_MIN_LABELS:
+            return per, Match(None, 0.0)
         m = self._glance(per)
         if m.label is None and per.max() >= FAST_MIN_CORR:
-            m = self._closer_look(image, c, per)
-        return m
+            m = self._closer_look(image, c, per)  # alike cards: which of them?
+        return per, m
 
     def _closer_look(self, image: np.ndarray, c: np.ndarray, per: np.ndarray) -> Match:
         """Which of the cards the first look found alike (``per``: its correlations by
@@ -733,9 +735,9 @@ class Recognizer:
     def _card_around(self, image: np.ndarray, panel: np.ndarray,
                      readings: list[Reading]) -> list[Reading]:
         """``readings`` with the card around ``panel`` if there is one: of the places the
-        layouts give it (each layout, each way round), those where two sides of its outline
-        at least show, the one the first look names surest."""
-        from vision.detect import MIN_SIDE_SUPPORT, _card_shaped, on_outline, order_corners
+        layouts give it (each layout, each way round), those where a side of its outline at
+        least shows, the one the first look names surest."""
+        from vision.detect import _UNIT, MIN_SIDE_SUPPORT, _card_shaped, on_outline, order_corners
 
         h, w = image.shape[:2]
         best: tuple[Match, np.ndarray, list[bool]] | None = None
@@ -823,9 +825,6 @@ class Recognizer:
                 key = tuple(sorted((self.labels[li], self.labels[lj])))
                 pairs[key] = max(pairs.get(key, 0.0), round(float(closeness), 3))
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
-
-
-_UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
 def _panel_layouts(references: dict[str, Sequence[np.ndarray]]) -> list[np.ndarray]:
@@ -931,7 +930,7 @@ class CardReader:
         for block in blocks:
             on = _unknown_under(block, readings)
             if on is None or not any(on):
-                continue  # it holds a card named, or nothing found on its own (a strip)
+                continue  # it holds a card named, or no card found on its own
             entry = (self._recall(grey, block)
                      or self._name(image, grey, block, self.recognizer.glance_quad))
             memory.append(entry)
