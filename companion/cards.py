@@ -47,6 +47,12 @@ def label_identity(label: str) -> str | None:
         return None
 
 
+def identities_missing(labels) -> list[str]:
+    """The identities none of the recogniser's ``labels`` names, in power order."""
+    named = {label_identity(label) for label in labels}
+    return [i for i in IDENTITIES if i not in named]
+
+
 def display_name(identity: str, *, plural: bool = False) -> str:
     """The card's printed name, e.g. 'Living Armor'."""
     return (_PLURALS if plural else _NAMES)[identity]

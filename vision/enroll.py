@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from companion.cards import IDENTITIES  # the game's cards, asked for in turn
 from vision.mat import MatView, detect_markers, mat_from_markers
 
-IDENTITIES = ("ghost", "vampire", "living_armor", "butler", "cook", "cleaner")
 LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 CARD_PX = (315, 440)  # width, height of a saved reference (5 px per mm)
 

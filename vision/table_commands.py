@@ -11,9 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-# The six identities (vision.enroll.IDENTITIES), spelt out so the command line starts
-# without numpy.
-IDENTITIES = ("ghost", "vampire", "living_armor", "butler", "cook", "cleaner")
+from companion.cards import IDENTITIES  # no numpy: the command line starts quickly
 
 
 def default_source() -> str:
@@ -196,10 +194,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from companion.cards import label_identity
+    from companion.cards import identities_missing, label_identity
 
-    enrolled = {label_identity(label) for label in recognizer.labels}
-    left = [pretty(i) for i in IDENTITIES if i not in enrolled]
+    left = [pretty(i) for i in identities_missing(recognizer.labels)]
     if left and all(label_identity(label) for label in labels):  # the game's cards
         print(f"Still without a picture: {', '.join(left)}. The table reads cards with the "
               "camera only once every card has one (a card never enrolled could be taken for "

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
-from companion.cards import IDENTITIES, display_name, label_identity
+from companion.cards import IDENTITIES, display_name, identities_missing
 from companion.engine import MAX_HEALTH
 
 
@@ -156,8 +156,7 @@ def missing_identities(references) -> list[str]:
         return []
     except (ValueError, OSError):  # no folder (then it is not used), or no picture in it
         return list(IDENTITIES) if Path(references).is_dir() else []
-    named = {label_identity(label) for label in labels}
-    return [i for i in IDENTITIES if i not in named]
+    return identities_missing(labels)
 
 
 def open_camera(config, inputs: queue.Queue, references=None):
