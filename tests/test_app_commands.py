@@ -198,3 +198,17 @@ def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monk
     assert tr("en", "warn.cards_missing", cards=["ghost", "cleaner"]).startswith(
         "No picture of Ghost, Cleaner yet")
     assert "유령" in tr("ko", "warn.cards_missing", cards=["ghost"])
+
+
+def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
+    """A card's only picture is not a picture (a half-copied file): the camera is not used
+    and the reason names the file; the cards are picked on the screen."""
+    import queue
+    import shutil
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    refs = tmp_path / "refs"
+    shutil.copytree(cards, refs)
+    (refs / "ghost.png").write_bytes(b"\x89PNG half")
+    camera, why = open_camera({"source": "synthetic"}, queue.Queue(), refs)
+    assert camera is None and "ghost.png" in why

@@ -1,5 +1,7 @@
 """Finding cards on synthetic scenes with ground truth, and the cheap change test."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -51,13 +53,17 @@ def test_glare_hand_and_tilt(deck):
     assert hits >= 0.85 * total
 
 
+@pytest.mark.parametrize("whole", [False, True], ids=["find_cards", "find_outlines"])
 @pytest.mark.parametrize("scale", [0.5, 4.0])
-def test_pictures_smaller_or_larger_than_a_webcams(deck, scale):
+def test_pictures_smaller_or_larger_than_a_webcams(deck, scale, whole):
     """A phone's photo (here 2560 x 1920) or a small picture (320 x 240) is read like the
-    640 x 480 one, its corners in its own pixels."""
+    640 x 480 one, its corners in its own pixels: by the table's finder as it is, and by a
+    whole picture's read at the working size (the small one enlarged)."""
     import dataclasses
 
     import cv2
+
+    from vision.detect import find_outlines
 
     hits = total = false = 0
     for seed in range(6):
@@ -66,17 +72,26 @@ def test_pictures_smaller_or_larger_than_a_webcams(deck, scale):
                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
         scaled = dataclasses.replace(
             sc, cards=[dataclasses.replace(c, corners=c.corners * scale) for c in sc.cards])
-        quads = find_cards(image)
+        quads = find_outlines(image).cards if whole else find_cards(image)
         h, t, f = _found(scaled, quads)
         hits, total, false = hits + h, total + t, false + f
     assert total >= 10
     assert hits == total and false == 0
 
 
-def test_only_a_whole_picture_read_at_once_is_enlarged():
+def test_only_a_whole_picture_read_at_once_is_enlarged(monkeypatch):
     """The tracker reads part of a camera's frame: its cards are at the camera's scale, and
     enlarging it would only cost time. A phone's photo is shrunk either way."""
+    from vision import detect
     from vision.detect import _work_scale
+
+    scales = []
+    working = detect._working
+    monkeypatch.setattr(detect, "_working", lambda image, k: scales.append(k) or working(image, k))
+    part = np.full((336, 480, 3), 90, np.uint8)
+    detect.find_cards(part)
+    detect.find_outlines(part)
+    assert scales == [1.0, pytest.approx(math.sqrt(640 * 480 / (336 * 480)))]
 
     assert _work_scale(336, 480, enlarge=False) == 1.0
     assert _work_scale(240, 320, enlarge=True) == pytest.approx(2.0)
@@ -179,7 +194,9 @@ def test_a_strip_of_two_white_cards_end_to_end_is_a_block():
     for i, c in enumerate(cards):
         S.paste_card(img, owner, i, white, c, shadow=False)
     found, blocks, *_ = find_outlines(img)
-    assert found == [] and find_cards(img) == []
+    table_blocks = []
+    assert found == [] and find_cards(img, blocks=table_blocks) == []
     assert len(blocks) == 1
+    assert table_blocks == []  # the table's reader is not given strips: it never cuts them
     for half in halves(blocks[0]):
         assert max(quad_iou(half, c) for c in cards) >= 0.85
