@@ -513,7 +513,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             if _aspect(q) < MIN_ASPECT:
                 squares.append(q)
             elif (close_ups is not None and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
-                  and _card_shaped(q, img_area, most=most) and _supported(s)):
+                  and _card_shaped(q, img_area, most=CLOSE_UP_FRAC) and _supported(s)):
                 large.append((1.0, q))
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
