@@ -212,3 +212,43 @@ def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
     (refs / "ghost.png").write_bytes(b"\x89PNG half")
     camera, why = open_camera({"source": "synthetic"}, queue.Queue(), refs)
     assert camera is None and "ghost.png" in why
+
+
+def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, capsys,
+                                                                       monkeypatch):
+    """The Ghost's picture at this table is a half-copied file: the screen names the card and
+    the file in the players' language, not just "no camera"; another card's picture in a
+    folder of its own is named by its folder."""
+    import shutil
+
+    from companion.app.devices import camera_off_warning
+    from companion.app.i18n import tr
+    from companion.app.screens import table
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    state = tmp_path / "state"
+    refs = state / "references"
+    shutil.copytree(cards, refs)
+    (refs / "ghost.png").write_bytes(b"\x89PNG half")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{state}"\n')
+    shown = []
+    real = table.TableScreen.__init__
+    monkeypatch.setattr(table.TableScreen, "__init__", lambda self, *a, **k: (
+        shown.extend(k.get("warnings") or []), real(self, *a, **k))[-1])
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "0.3"]) == 0
+    assert "ghost.png" in capsys.readouterr().err
+    warning = ("warn.card_unreadable", {"card": "ghost", "file": "ghost.png"})
+    assert warning in shown and "warn.no_camera" not in shown
+    assert tr("en", warning[0], **warning[1]).startswith(
+        "The picture of Ghost cannot be read (ghost.png)")
+    assert "유령" in tr("ko", warning[0], **warning[1])
+
+    shutil.copy(cards / "ghost.png", refs / "ghost.png")
+    (refs / "chef").mkdir()
+    (refs / "cook.png").rename(refs / "chef" / "1.png")
+    assert camera_off_warning(refs) == "warn.no_camera"  # readable and whole: the camera's fault
+    (refs / "chef" / "2.png").write_bytes(b"")
+    assert camera_off_warning(refs) == ("warn.card_unreadable",
+                                        {"card": "cook", "file": str(Path("chef", "2.png"))})

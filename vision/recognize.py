@@ -116,7 +116,11 @@ ALIGN_MAX_STRETCH = 0.06
 
 class EnrolmentError(ValueError):
     """The reference folder is missing, empty or holds an unusable picture (the message says
-    which)."""
+    which; ``path`` is the picture file that cannot be read, if that is the trouble)."""
+
+    def __init__(self, message: str, *, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +351,7 @@ def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
         for f in files:
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
             if img is None:
-                raise EnrolmentError(f"cannot read reference picture {str(f)!r}")
+                raise EnrolmentError(f"cannot read reference picture {str(f)!r}", path=f)
             refs.setdefault(label, []).append(img)
     return refs
 

@@ -351,7 +351,7 @@ def cmd_run(args) -> int:
 
     from companion.app.controller import Controller  # noqa: PLC0415
     from companion.app.devices import (  # noqa: PLC0415
-        missing_identities,
+        camera_off_warning,
         open_camera,
         open_panel,
         virtual_panel,
@@ -386,10 +386,9 @@ def cmd_run(args) -> int:
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
               file=sys.stderr)
-        # Cards enrolled at this table, some left out: say which (the shipped set is whole).
-        missing = missing_identities(cfg["references"]) if cfg["references"] else []
-        warnings.append(("warn.cards_missing", {"cards": missing}) if missing
-                        else "warn.no_camera")
+        # Cards enrolled at this table, some left out or unreadable: say which (the shipped
+        # set is whole).
+        warnings.append(camera_off_warning(cfg["references"]))
     # The kiosk's session keeps the log, resumes and archives games; the operator menu's
     # choices are kept, and it can switch the table off.
     session = kiosk.session

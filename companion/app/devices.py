@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
-from companion.cards import IDENTITIES, display_name, identities_missing
+from companion.cards import IDENTITIES, display_name, identities_missing, label_identity
 from companion.engine import MAX_HEALTH
 
 
@@ -157,6 +157,32 @@ def missing_identities(references) -> list[str]:
     except (ValueError, OSError):  # no folder (then it is not used), or no picture in it
         return list(IDENTITIES) if Path(references).is_dir() else []
     return identities_missing(labels)
+
+
+def camera_off_warning(references) -> str | tuple[str, dict]:
+    """What the table's screen says when the camera is off (an i18n key, or a key and its
+    arguments): the cards still without a picture in the folder `references`, a picture of
+    it that cannot be read, or else plainly that there is no camera."""
+    if references is None:
+        return "warn.no_camera"  # the shipped cards: whole and readable
+    missing = missing_identities(references)
+    if missing:
+        return "warn.cards_missing", {"cards": missing}
+    try:
+        from vision.recognize import EnrolmentError, read_references  # noqa: PLC0415
+
+        read_references(references)
+    except ImportError:
+        return "warn.no_camera"
+    except EnrolmentError as err:
+        if err.path is not None:
+            path = Path(err.path)
+            # A card's folder or a single picture named after the card.
+            label = path.parent.name if path.parent != Path(references) else path.stem
+            shown = path.relative_to(references) if path.is_relative_to(references) else path
+            return "warn.card_unreadable", {"card": label_identity(label) or label,
+                                            "file": str(shown)}
+    return "warn.no_camera"
 
 
 def open_camera(config, inputs: queue.Queue, references=None):

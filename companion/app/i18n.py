@@ -132,6 +132,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.no_camera": "No camera: cards are picked on the screen.",
         "warn.cards_missing": "No picture of {cards} yet: cards are picked on the screen until "
                               "they are enrolled and the table restarted.",
+        "warn.card_unreadable": "The picture of {card} cannot be read ({file}): cards are "
+                                "picked on the screen until it is enrolled again and the "
+                                "table restarted.",
         "warn.no_gpio": "No GPIO: the dials and buttons are shown on the screen.",
         "warn.resumed": "Resumed the unfinished game.",
         "warn.joined": "{text}",
@@ -276,6 +279,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.no_camera": "카메라 없음: 카드는 화면에서 고릅니다.",
         "warn.cards_missing": "{cards} 카드 사진이 아직 없습니다: 등록하고 테이블을 다시 켤 "
                               "때까지 카드는 화면에서 고릅니다.",
+        "warn.card_unreadable": "{card} 카드 사진을 읽을 수 없습니다 ({file}): 다시 등록하고 "
+                                "테이블을 다시 켤 때까지 카드는 화면에서 고릅니다.",
         "warn.no_gpio": "GPIO 없음: 다이얼과 버튼은 화면에 표시됩니다.",
         "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
         "warn.joined": "{text}",
