@@ -341,6 +341,33 @@ def test_half_of_a_block_that_was_never_enrolled_stays_unknown():
         assert [r.label for r in readings if r.label is not None] == ["white1"], readings
 
 
+def _turned(cx, cy, degrees, w=90, h=126):
+    """The corners of a w x h card with its middle at (cx, cy), turned by ``degrees``."""
+    a = np.radians(degrees)
+    c, s = np.cos(a), np.sin(a)
+    return [(cx + x * c - y * s, cy + x * s + y * c)
+            for x, y in ((-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2))]
+
+
+@pytest.mark.parametrize("top", [(350, 243, 20), (355, 193, 15), (345, 253, -20),
+                                 (235, 243, 25)], ids=["right", "up", "turned back", "left"])
+def test_the_top_card_of_a_white_pile_is_read_at_a_corner_of_the_pile(top):
+    """Two white cards piled with no line at all where the top one lies over the other: only
+    the pile's outline shows, and the top card's outline is two sides of it at a corner."""
+    deck = _white_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    card = _turned(*top)
+    layout = [("white1", _box(250, 150)), ("white4", card)]
+    readings = rec.read(_touching(deck, layout))
+    tops = [r for r in readings if r.label == "white4"]
+    assert len(tops) == 1 and S_iou(tops[0].corners, np.float32(card)) >= 0.9, readings
+    assert {r.label for r in readings} <= {"white1", "white4"}  # nothing else named
+    # Without the top card enrolled, nothing takes its place.
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != "white4"})
+    assert all(S_iou(r.corners, np.float32(card)) < 0.5 for r in rec.read(_touching(deck, layout))
+               if r.label is not None)
+
+
 @pytest.mark.parametrize("layout", [
     [("white1", _box(250, 100)), ("white4", _box(250, 226)), ("white2", _box(340, 226))],
     [("white0", _box(200, 150)), ("white3", _box(290, 150)), ("white5", _box(380, 150)),

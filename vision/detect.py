@@ -51,6 +51,17 @@ SEAM_DEPTH = 12
 # A cheap first look, before a side is refined: proportions not far from these.
 ROUGH_CARD_ASPECT = (0.97 * MIN_ASPECT, 1.15 * MAX_ASPECT)
 ROUGH_STRIP_ASPECT = (0.9 * STRIP_ASPECT[0], 1.1 * STRIP_ASPECT[1])
+# A card at a corner of an outline of several cards (a pile, light cards touching): the
+# outline is simplified to straight runs (CORNER_EPS of its length off at most); at a corner
+# of about a right angle (cosine within CORNER_COS) whose two runs are in a card's proportions
+# (CORNER_ASPECT), they may be two whole sides of a card, which must lie CORNER_INSIDE inside
+# the outline at least. (One run alone is no card's side for sure: the sides of two cards
+# piled square run on as one.)
+CORNER_EPS = 0.015
+CORNER_MAX_RUNS = 16
+CORNER_COS = 0.26
+CORNER_ASPECT = (1.15, 1.7)
+CORNER_INSIDE = 0.9
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -356,6 +367,7 @@ class Outlines(NamedTuple):
     parts: list[np.ndarray]
     close_ups: list[np.ndarray]
     panels: list[np.ndarray]
+    at_corners: list[np.ndarray]
 
 
 def find_outlines(image: np.ndarray) -> Outlines:
@@ -375,10 +387,14 @@ def find_outlines(image: np.ndarray) -> Outlines:
       picture, a marker, a mat's slot), or inside or over a card found (its frame, its
       picture panel). A reader that knows where a deck's cards have a panel can try the card
       around each, where a card's own outline does not show whole.
+    - at_corners: card-shaped places at the corners of outlines that hold more than the
+      cards found fill (a pile, light cards touching with no line between them), where a
+      card's outline may lie along the outline's for two sides, or one (``CORNER_EPS`` and
+      after). Most are not cards: a reader must name one before taking it for a card.
     """
-    out = Outlines([], [], [], [], [])
+    out = Outlines([], [], [], [], [], [])
     out.cards.extend(_find(image, blocks=out.blocks, parts=out.parts, close_ups=out.close_ups,
-                           panels=out.panels, enlarge=True))
+                           panels=out.panels, at_corners=out.at_corners, enlarge=True))
     return out
 
 
@@ -421,13 +437,15 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
 
 def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
           parts: list[np.ndarray] | None = None, close_ups: list[np.ndarray] | None = None,
-          panels: list[np.ndarray] | None = None, *, enlarge: bool) -> list[np.ndarray]:
-    """Cards (and blocks, parts, close-ups and panels, each list given) found at the working
-    size (``_work_scale``), their corners in the picture's pixels."""
+          panels: list[np.ndarray] | None = None, at_corners: list[np.ndarray] | None = None,
+          *, enlarge: bool) -> list[np.ndarray]:
+    """Cards (and blocks, parts, close-ups, panels and places at corners, each list given)
+    found at the working size (``_work_scale``), their corners in the picture's pixels."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=enlarge))
-    extra = [None if x is None else [] for x in (blocks, parts, close_ups, panels)]
+    lists = (blocks, parts, close_ups, panels, at_corners)
+    extra = [None if x is None else [] for x in lists]
     cards = [_to_picture(q, scale) for q in _find_at(grey, *extra)]
-    for into, found in zip((blocks, parts, close_ups, panels), extra, strict=True):
+    for into, found in zip(lists, extra, strict=True):
         if into is not None:
             into.extend(_to_picture(q, scale) for q in found)
     return cards
@@ -436,7 +454,8 @@ def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
 def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
              parts: list[np.ndarray] | None = None,
              close_ups: list[np.ndarray] | None = None,
-             panels: list[np.ndarray] | None = None) -> list[np.ndarray]:
+             panels: list[np.ndarray] | None = None,
+             at_corners: list[np.ndarray] | None = None) -> list[np.ndarray]:
     h, w = grey.shape[:2]
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
@@ -536,7 +555,10 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
     if parts is not None:
         # The outer outlines, their small gaps closed.
         outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        parts.extend(_seam_parts(grey, near, outer, cards, img_area))
+        for outline, inside in _unfilled(outer, cards, img_area):
+            parts.extend(_cut(grey, near, outline, inside, img_area))
+            if at_corners is not None:
+                at_corners.extend(_at_corners(outline, img_area))
     return cards
 
 
@@ -582,12 +604,11 @@ def _parallel(a: np.ndarray, b: np.ndarray, degrees: float = 6.0) -> bool:
                for x in directions(a))
 
 
-def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
-                cards: list[np.ndarray], img_area: float) -> list[np.ndarray]:
-    """Card-shaped pieces of closed ``outlines`` that the ``cards`` found do not cover, cut
-    along thin lines darker than both sides (``SEAM_WIDTH``, ``SEAM_DEPTH``): light cards
-    touching with no mat between them, whose outline together has some other shape than a
-    card's."""
+def _unfilled(outlines: list[np.ndarray], cards: list[np.ndarray], img_area: float
+              ) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    """The closed ``outlines`` that the ``cards`` found inside them do not fill, each with
+    those cards: light cards touching or piled with no mat between them, whose outline
+    together has some other shape than a card's."""
     min_card = MIN_AREA_FRAC * img_area
     centres = [_centre(q) for q in cards]
     areas = [cv2.contourArea(q) for q in cards]
@@ -602,8 +623,50 @@ def _seam_parts(grey: np.ndarray, near: np.ndarray, outlines: list[np.ndarray],
                   and cv2.pointPolygonTest(c, (cx, cy), False) > 0]
         if area - sum(areas[i] for i in inside) < 0.8 * min_card:
             continue  # the cards found fill it, or it does not close
-        out.extend(_cut(grey, near, c, [cards[i] for i in inside], img_area))
+        out.append((c, [cards[i] for i in inside]))
     return out
+
+
+def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
+    """Card-shaped places at the corners of a closed outline of several cards (see
+    ``CORNER_EPS`` and after), each lying mostly inside it."""
+    runs = cv2.approxPolyDP(outline, CORNER_EPS * cv2.arcLength(outline, True), True)
+    n = len(runs)
+    if not 4 <= n <= CORNER_MAX_RUNS:
+        return []
+    shortest = 0.9 * math.sqrt(MIN_AREA_FRAC * img_area * 63 / 88)  # a card's short side
+    pts = runs.reshape(-1, 2).astype(np.float32)
+    fill = None
+    out = []
+    for i in range(n):
+        v = pts[i]
+        a, b = pts[i - 1] - v, pts[(i + 1) % n] - v
+        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
+        if (min(la, lb) < shortest or abs(float(a @ b)) > CORNER_COS * la * lb
+                or not CORNER_ASPECT[0] <= max(la, lb) / min(la, lb) <= CORNER_ASPECT[1]):
+            continue
+        q = order_corners(np.float32([v, v + b, v + a + b, v + a]))
+        if not _card_shaped(q, img_area):
+            continue
+        if fill is None:  # the outline filled, to tell how much of a place lies inside it
+            x, y, bw, bh = cv2.boundingRect(outline)
+            fill = np.zeros((bh, bw), np.uint8)
+            cv2.drawContours(fill, [outline], -1, 255, cv2.FILLED, offset=(-x, -y))
+        if _inside_share(q, fill, x, y) >= CORNER_INSIDE:
+            out.append(q)
+    return out
+
+def _inside_share(q: np.ndarray, fill: np.ndarray, x: int, y: int) -> float:
+    """The share of quad ``q`` lying on the mask ``fill`` (whose top left is at x, y)."""
+    ring = np.int32(np.round(q - (x, y)))
+    x0, y0 = np.maximum(ring.min(axis=0), 0).tolist()
+    x1, y1 = np.minimum(ring.max(axis=0) + 1, fill.shape[::-1]).tolist()
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)  # what lies off it is off the mask too
+    cv2.fillConvexPoly(mask, ring - (x0, y0), 255)
+    on = cv2.countNonZero(cv2.bitwise_and(mask, fill[y0:y1, x0:x1]))
+    return on / max(1.0, cv2.contourArea(q))
 
 
 def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,

@@ -689,11 +689,13 @@ class Recognizer:
         for a card of its own: it is one when the first look names it and no card named lies
         on it. So is each piece of a larger outline cut along its seams (three cards in an L)
         that no card read already lies under, a card around an outline set aside where the
-        deck's cards have a panel (see PANEL_SHARE), and a card photographed from close by.
+        deck's cards have a panel (see PANEL_SHARE), a card whose two sides are two of a
+        pile's outline at one of its corners (``vision.detect.CORNER_EPS``), and a card
+        photographed from close by.
         """
         from vision.detect import find_outlines, halves
 
-        cards, blocks, parts, close_ups, panels = find_outlines(image)
+        cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
         out = []
         for corners in cards:
             m = self.classify_quad(image, corners)
@@ -705,6 +707,7 @@ class Recognizer:
         # A part lying on a card read already (whole or as a half) is that card.
         out.extend(self._named(image, parts, None, [r.corners for r in out]))
         out = self._around_panels(image, panels, out)
+        out = self._at_corners(image, at_corners, out)
         for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
             out = self._as_one(image, quad, out, self.classify_quad)
             if out and out[-1].corners is quad:
@@ -766,6 +769,31 @@ class Recognizer:
             return readings
         m, card, on = best
         return _in_place_of(Reading(m.label, m.score, card), on, readings)
+
+    def _at_corners(self, image: np.ndarray, places: Sequence[np.ndarray],
+                    readings: list[Reading]) -> list[Reading]:
+        """``readings`` with the cards the first look names at ``places`` (at the corners of
+        outlines of several cards, ``find_outlines``), each pushed onto the edges near it,
+        where no card named lies, in place of the unknown ones there."""
+        from vision.detect import _card_shaped, on_outline
+
+        h, w = image.shape[:2]
+        for place in places:
+            if _over_named(place, readings):
+                continue
+            found = on_outline(image, place)
+            if found is None or not _card_shaped(found[0], h * w):
+                continue
+            card = found[0]
+            if _over_named(card, readings):
+                continue
+            m = self.glance_quad(image, card)
+            if m.label is not None:
+                # In a pile the middle of a card named may lie under this one: it stays.
+                unknown = [r for r in readings if r.label is None]
+                readings = [r for r in readings if r.label is not None] + _in_place_of(
+                    Reading(m.label, m.score, card), _unknown_under(card, unknown), unknown)
+        return readings
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
                       cards: Sequence[np.ndarray]) -> list[Reading]:
@@ -873,6 +901,15 @@ def _on_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
     return any(r.label is not None and cv2.pointPolygonTest(
         np.asarray(r.corners, np.float32).reshape(-1, 1, 2), middle, False) > 0
         for r in readings)
+
+
+def _over_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
+    """Does ``quad`` lie over a card named among ``readings`` (its middle on it, or a third of
+    their union shared)?"""
+    from vision.detect import quad_iou
+
+    return _on_named(quad, readings) or any(
+        r.label is not None and quad_iou(quad, r.corners) > 0.3 for r in readings)
 
 
 def _unknown_under(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool] | None:
