@@ -172,19 +172,11 @@ def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
     assert missing_identities(tmp_path / "none") == []  # no folder: the shipped cards are used
 
 
-def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monkeypatch):
-    """The table's own references leave out the Ghost and the Cleaner: the screen says so in
-    the players' language, not just "no camera"."""
-    import shutil
-
-    from companion.app.i18n import tr
+def _warnings_shown(tmp_path, state, monkeypatch) -> list:
+    """Run the table briefly on a synthetic camera with the state folder ``state``: the
+    warnings its screen was given."""
     from companion.app.screens import table
 
-    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
-    state = tmp_path / "state"
-    (state / "references").mkdir(parents=True)
-    for label in ("vampire", "living_armor", "butler", "cook"):
-        shutil.copy(cards / f"{label}.png", state / "references" / f"{label}.png")
     config = tmp_path / "table.toml"
     config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{state}"\n')
     shown = []
@@ -193,6 +185,22 @@ def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monk
         shown.extend(k.get("warnings") or []), real(self, *a, **k))[-1])
     monkeypatch.chdir(tmp_path)
     assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "0.3"]) == 0
+    return shown
+
+
+def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monkeypatch):
+    """The table's own references leave out the Ghost and the Cleaner: the screen says so in
+    the players' language, not just "no camera"."""
+    import shutil
+
+    from companion.app.i18n import tr
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    state = tmp_path / "state"
+    (state / "references").mkdir(parents=True)
+    for label in ("vampire", "living_armor", "butler", "cook"):
+        shutil.copy(cards / f"{label}.png", state / "references" / f"{label}.png")
+    shown = _warnings_shown(tmp_path, state, monkeypatch)
     assert "no picture of the Ghost or the Cleaner card" in capsys.readouterr().err
     assert ("warn.cards_missing", {"cards": ["ghost", "cleaner"]}) in shown
     assert tr("en", "warn.cards_missing", cards=["ghost", "cleaner"]).startswith(
@@ -223,21 +231,13 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
 
     from companion.app.devices import camera_off_warning
     from companion.app.i18n import tr
-    from companion.app.screens import table
 
     cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
     state = tmp_path / "state"
     refs = state / "references"
     shutil.copytree(cards, refs)
     (refs / "ghost.png").write_bytes(b"\x89PNG half")
-    config = tmp_path / "table.toml"
-    config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{state}"\n')
-    shown = []
-    real = table.TableScreen.__init__
-    monkeypatch.setattr(table.TableScreen, "__init__", lambda self, *a, **k: (
-        shown.extend(k.get("warnings") or []), real(self, *a, **k))[-1])
-    monkeypatch.chdir(tmp_path)
-    assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "0.3"]) == 0
+    shown = _warnings_shown(tmp_path, state, monkeypatch)
     assert "ghost.png" in capsys.readouterr().err
     warning = ("warn.card_unreadable", {"card": "ghost", "file": "ghost.png"})
     assert warning in shown and "warn.no_camera" not in shown
