@@ -388,9 +388,9 @@ def find_outlines(image: np.ndarray) -> Outlines:
       picture panel). A reader that knows where a deck's cards have a panel can try the card
       around each, where a card's own outline does not show whole.
     - at_corners: card-shaped places at the corners of outlines that hold more than the
-      cards found fill (a pile, light cards touching with no line between them), where a
-      card's outline may lie along the outline's for two sides, or one (``CORNER_EPS`` and
-      after). Most are not cards: a reader must name one before taking it for a card.
+      cards found fill (a pile, light cards touching with no line between them), where two
+      sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after). Most
+      are not cards: a reader must name one before taking it for a card.
     """
     out = Outlines([], [], [], [], [], [])
     out.cards.extend(_find(image, blocks=out.blocks, parts=out.parts, close_ups=out.close_ups,
