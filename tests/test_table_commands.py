@@ -92,9 +92,8 @@ def test_registering_the_commands_loads_no_heavy_module():
     import subprocess
     import sys
 
-    from vision import enroll, table_commands
-
     from companion import cards
+    from vision import enroll, table_commands
 
     # One list of the identities: enrolment and the table commands ask the same.
     assert table_commands.IDENTITIES is enroll.IDENTITIES is cards.IDENTITIES
