@@ -79,8 +79,8 @@ def test_missing_devices_are_reported_not_fatal():
 
     panel, why = open_panel(queue.Queue())  # this machine has no GPIO
     assert panel is None and "GPIO" in why
-    camera, why_cam = open_camera({"source": "nonexistent-device"}, queue.Queue())
-    assert camera is None and why_cam
+    camera, why_cam, warning = open_camera({"source": "nonexistent-device"}, queue.Queue())
+    assert camera is None and why_cam and warning == "warn.no_camera"
 
 
 def test_a_bad_pin_map_is_reported_not_fatal(tmp_path):
@@ -155,21 +155,25 @@ def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
     some.mkdir()
     for label in ("vampire", "living_armor", "butler", "cook"):
         shutil.copy(cards / f"{label}.png", some / f"{label}.png")
-    camera, why = open_camera({"source": "synthetic"}, queue.Queue(), some)
+    camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), some)
     assert camera is None
     assert "Ghost" in why and "Cleaner" in why and "companion enroll" in why
+    assert warning == ("warn.cards_missing", {"cards": ["ghost", "cleaner"]})
     # Any spelling of each identity will do: a folder per card, a name the players use.
     for label, name in (("ghost", "Ghost"), ("cleaner", "cleaner"), ("living_armor", "knight")):
         (some / name).mkdir(exist_ok=True)
         shutil.copy(cards / f"{label}.png", some / name / "1.png")
     (some / "living_armor.png").unlink()
-    assert card_tracker(some) is not None
-    from companion.app.devices import missing_identities
     from companion.cards import IDENTITIES
+    from vision.tracking import RevealTracker
 
+    assert isinstance(card_tracker(some), RevealTracker)
     (tmp_path / "empty").mkdir()  # enrolment stopped before the first picture
-    assert missing_identities(tmp_path / "empty") == list(IDENTITIES)
-    assert missing_identities(tmp_path / "none") == []  # no folder: the shipped cards are used
+    _, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "empty")
+    assert warning == ("warn.cards_missing", {"cards": list(IDENTITIES)})
+    # No such folder: nothing to say about cards, just that the camera is not used.
+    camera, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "none")
+    assert camera is None and warning == "warn.no_camera"
 
 
 def _warnings_shown(tmp_path, state, monkeypatch) -> list:
@@ -218,7 +222,7 @@ def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
     refs = tmp_path / "refs"
     shutil.copytree(cards, refs)
     (refs / "ghost.png").write_bytes(b"\x89PNG half")
-    camera, why = open_camera({"source": "synthetic"}, queue.Queue(), refs)
+    camera, why, _ = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
     assert camera is None and "ghost.png" in why
 
 
@@ -227,9 +231,9 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
     """The Ghost's picture at this table is a half-copied file: the screen names the card and
     the file in the players' language, not just "no camera"; another card's picture in a
     folder of its own is named by its folder."""
+    import queue
     import shutil
 
-    from companion.app.devices import camera_off_warning
     from companion.app.i18n import tr
 
     cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
@@ -248,7 +252,9 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
     shutil.copy(cards / "ghost.png", refs / "ghost.png")
     (refs / "chef").mkdir()
     (refs / "cook.png").rename(refs / "chef" / "1.png")
-    assert camera_off_warning(refs) == "warn.no_camera"  # readable and whole: the camera's fault
+    camera, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
+    assert camera is not None and warning is None  # readable and whole
     (refs / "chef" / "2.png").write_bytes(b"")
-    assert camera_off_warning(refs) == ("warn.card_unreadable",
-                                        {"card": "cook", "file": str(Path("chef", "2.png"))})
+    camera, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
+    assert camera is None and warning == ("warn.card_unreadable",
+                                          {"card": "cook", "file": str(Path("chef", "2.png"))})

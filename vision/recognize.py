@@ -116,11 +116,14 @@ ALIGN_MAX_STRETCH = 0.06
 
 class EnrolmentError(ValueError):
     """The reference folder is missing, empty or holds an unusable picture (the message says
-    which; ``path`` is the picture file that cannot be read, if that is the trouble)."""
+    which; ``path`` and ``label`` are the picture file that cannot be read and its card's
+    label, if that is the trouble)."""
 
-    def __init__(self, message: str, *, path: Path | None = None) -> None:
+    def __init__(self, message: str, *, path: Path | None = None,
+                 label: str | None = None) -> None:
         super().__init__(message)
         self.path = path
+        self.label = label
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,12 +349,19 @@ def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
     pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``
     are skipped. EnrolmentError when the folder is missing, holds no picture, or a picture
     cannot be read (the message names it)."""
+    return read_reference_files(reference_files(path))
+
+
+def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndarray]]:
+    """The pictures of the files ``reference_files`` lists, by label. EnrolmentError for the
+    first that cannot be read (its ``path`` and ``label`` set)."""
     refs: dict[str, list[np.ndarray]] = {}
-    for label, files in reference_files(path).items():
-        for f in files:
+    for label, paths in files.items():
+        for f in paths:
             img = cv2.imread(str(f), cv2.IMREAD_COLOR)
             if img is None:
-                raise EnrolmentError(f"cannot read reference picture {str(f)!r}", path=f)
+                raise EnrolmentError(f"cannot read reference picture {str(f)!r}", path=f,
+                                     label=label)
             refs.setdefault(label, []).append(img)
     return refs
 

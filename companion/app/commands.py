@@ -351,7 +351,6 @@ def cmd_run(args) -> int:
 
     from companion.app.controller import Controller  # noqa: PLC0415
     from companion.app.devices import (  # noqa: PLC0415
-        camera_off_warning,
         open_camera,
         open_panel,
         virtual_panel,
@@ -382,13 +381,11 @@ def cmd_run(args) -> int:
               file=sys.stderr)
         warnings.append("warn.no_gpio")
         panel = virtual_panel(inputs)
-    camera, why = open_camera(cfg["camera"], inputs, cfg["references"])
+    camera, why, warning = open_camera(cfg["camera"], inputs, cfg["references"])
     if camera is None:
         print(f"companion: warning: no camera ({why}); cards are picked on the screen",
               file=sys.stderr)
-        # Cards enrolled at this table, some left out or unreadable: say which (the shipped
-        # set is whole).
-        warnings.append(camera_off_warning(cfg["references"]))
+        warnings.append(warning)  # which cards, if they are the trouble
     # The kiosk's session keeps the log, resumes and archives games; the operator menu's
     # choices are kept, and it can switch the table off.
     session = kiosk.session

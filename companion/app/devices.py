@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
-from companion.cards import IDENTITIES, display_name, identities_missing, label_identity
+from companion.cards import display_name, identities_missing, label_identity
 from companion.engine import MAX_HEALTH
 
 
@@ -126,67 +126,60 @@ def quiet_opencv() -> None:
     cv2.setNumThreads(1)
 
 
+class ReferencesUnusable(ValueError):
+    """The table cannot read cards with these references. ``warning``: what its screen says
+    instead (an i18n key and its arguments)."""
+
+    def __init__(self, message: str, warning: tuple[str, dict]) -> None:
+        super().__init__(message)
+        self.warning = warning
+
+
 def card_tracker(references):
     """The reveal tracker reading cards with the references in the folder `references`.
 
     It reads through a CardReader, so a card lying still keeps its name and only new or moved
-    cards are named again. Raises ImportError without card recognition installed, ValueError
-    or OSError when the references cannot be used, among them references that leave out an
-    identity: a card never enrolled that looks like one that was could be taken for it."""
-    from vision.recognize import CardReader, Recognizer  # noqa: PLC0415
+    cards are named again. Raises ImportError without card recognition installed, and
+    ValueError or OSError when the references cannot be used: ReferencesUnusable when they
+    leave out an identity (a card never enrolled that looks like one that was could be taken
+    for it; a folder with no picture leaves out all six) or a picture cannot be read."""
+    from vision.recognize import (  # noqa: PLC0415
+        CardReader,
+        EnrolmentError,
+        Recognizer,
+        read_reference_files,
+        reference_files,
+    )
     from vision.tracking import RevealTracker  # noqa: PLC0415
 
     quiet_opencv()
-    missing = [display_name(i) for i in missing_identities(references)]
-    if missing:
-        raise ValueError(f"there is no picture of the {' or the '.join(missing)} card; a card "
-                         "never enrolled could be taken for another, so enrol them all with "
-                         "`companion enroll`")
-    return RevealTracker(CardReader(Recognizer.from_dir(references)))
-
-
-def missing_identities(references) -> list[str]:
-    """The identities with no picture in the folder `references`, in power order (all of
-    them for a folder with no picture at all; none when there is no such folder)."""
     try:
-        from vision.recognize import reference_files  # noqa: PLC0415
-
-        labels = reference_files(references)
-    except ImportError:
-        return []
-    except (ValueError, OSError):  # no folder (then it is not used), or no picture in it
-        return list(IDENTITIES) if Path(references).is_dir() else []
-    return identities_missing(labels)
-
-
-def camera_off_warning(references) -> str | tuple[str, dict]:
-    """What the table's screen says when the camera is off (an i18n key, or a key and its
-    arguments): the cards still without a picture in the folder `references`, a picture of
-    it that cannot be read, or else plainly that there is no camera."""
-    if references is None:
-        return "warn.no_camera"  # the shipped cards: whole and readable
-    missing = missing_identities(references)
+        files = reference_files(references)
+    except EnrolmentError:
+        if not Path(references).is_dir():
+            raise  # no such folder
+        files = {}  # enrolment stopped before the first picture
+    missing = identities_missing(files)
     if missing:
-        return "warn.cards_missing", {"cards": missing}
+        names = " or the ".join(display_name(i) for i in missing)
+        raise ReferencesUnusable(
+            f"there is no picture of the {names} card; a card never enrolled could be taken "
+            "for another, so enrol them all with `companion enroll`",
+            ("warn.cards_missing", {"cards": missing}))
     try:
-        from vision.recognize import EnrolmentError, read_references  # noqa: PLC0415
-
-        read_references(references)
-    except ImportError:
-        return "warn.no_camera"
+        pictures = read_reference_files(files)
     except EnrolmentError as err:
-        if err.path is not None:
-            path = Path(err.path)
-            # A card's folder or a single picture named after the card.
-            label = path.parent.name if path.parent != Path(references) else path.stem
-            shown = path.relative_to(references) if path.is_relative_to(references) else path
-            return "warn.card_unreadable", {"card": label_identity(label) or label,
-                                            "file": str(shown)}
-    return "warn.no_camera"
+        if err.path is None:
+            raise
+        shown = Path(err.path).relative_to(references)  # as listed: inside the folder
+        raise ReferencesUnusable(str(err), ("warn.card_unreadable", {
+            "card": label_identity(err.label) or err.label, "file": str(shown)})) from err
+    return RevealTracker(CardReader(Recognizer(pictures)))
 
 
 def open_camera(config, inputs: queue.Queue, references=None):
-    """A CameraFeed on the configured camera, or (None, reason).
+    """(CameraFeed on the configured camera, None, None), or (None, reason, what the table's
+    screen says instead: an i18n key, or a key and its arguments).
 
     references: the folder of enrolled card pictures (default: the card art in assets/cards).
     A camera that is configured but not answering still gives a feed: it keeps retrying and
@@ -199,11 +192,13 @@ def open_camera(config, inputs: queue.Queue, references=None):
 
         tracker = card_tracker(refs)
     except ImportError as err:
-        return None, f"card recognition is not installed ({err})"
+        return None, f"card recognition is not installed ({err})", "warn.no_camera"
+    except ReferencesUnusable as err:
+        return None, f"cannot use the card references in {refs}: {err}", err.warning
     except (ValueError, OSError) as err:
-        return None, f"cannot use the card references in {refs}: {err}"
+        return None, f"cannot use the card references in {refs}: {err}", "warn.no_camera"
     try:
         source = open_source(dict(config))
     except Exception as err:  # a bad camera setting: keep playing with the picker
-        return None, str(err)
-    return CameraFeed(source, tracker, inputs), None
+        return None, str(err), "warn.no_camera"
+    return CameraFeed(source, tracker, inputs), None, None
