@@ -353,10 +353,13 @@ def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None
                ) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
     (see ``order_corners``). ``blocks``, when given, also gets the outlines holding cards
-    found that were set aside as blocks (as in ``find_outlines``, but for strips of two
-    cards end to end): several cards outlined as one, or one card whose picture panels were
-    taken for cards; only naming tells which."""
-    return _find(image, blocks=blocks, enlarge=False)
+    found that were set aside as blocks (as in ``find_outlines``, except strips of two cards
+    end to end, which hold no card found): several cards outlined as one, or one card whose
+    picture panels were taken for cards; only naming tells which."""
+    found = _find(image, whole=False)
+    if blocks is not None:
+        blocks.extend(found.blocks)
+    return found.cards
 
 
 class Outlines(NamedTuple):
@@ -392,10 +395,7 @@ def find_outlines(image: np.ndarray) -> Outlines:
       sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after). Most
       are not cards: a reader must name one before taking it for a card.
     """
-    out = Outlines([], [], [], [], [], [])
-    out.cards.extend(_find(image, blocks=out.blocks, parts=out.parts, close_ups=out.close_ups,
-                           panels=out.panels, at_corners=out.at_corners, enlarge=True))
-    return out
+    return _find(image, whole=True)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -435,27 +435,20 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
     return order_corners((q + 0.5) / scale - 0.5)
 
 
-def _find(image: np.ndarray, blocks: list[np.ndarray] | None,
-          parts: list[np.ndarray] | None = None, close_ups: list[np.ndarray] | None = None,
-          panels: list[np.ndarray] | None = None, at_corners: list[np.ndarray] | None = None,
-          *, enlarge: bool) -> list[np.ndarray]:
-    """Cards (and blocks, parts, close-ups, panels and places at corners, each list given)
-    found at the working size (``_work_scale``), their corners in the picture's pixels."""
-    grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=enlarge))
-    lists = (blocks, parts, close_ups, panels, at_corners)
-    extra = [None if x is None else [] for x in lists]
-    cards = [_to_picture(q, scale) for q in _find_at(grey, *extra)]
-    for into, found in zip(lists, extra, strict=True):
-        if into is not None:
-            into.extend(_to_picture(q, scale) for q in found)
-    return cards
+def _find(image: np.ndarray, *, whole: bool) -> Outlines:
+    """What finding finds at the working size (``_work_scale``), corners in the picture's
+    pixels. A camera's frame (not ``whole``) gives only cards and blocks holding cards
+    found; a whole picture read at once (``whole``) is also enlarged when small, and gives
+    every list of ``find_outlines``."""
+    grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=whole))
+    found = _find_at(grey, whole=whole)
+    return Outlines(*([_to_picture(q, scale) for q in quads] for quads in found))
 
 
-def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
-             parts: list[np.ndarray] | None = None,
-             close_ups: list[np.ndarray] | None = None,
-             panels: list[np.ndarray] | None = None,
-             at_corners: list[np.ndarray] | None = None) -> list[np.ndarray]:
+def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
+    """``_find`` at the working size."""
+    out = Outlines([], [], [], [], [], [])
+    blocks = out.blocks
     h, w = grey.shape[:2]
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
@@ -471,7 +464,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
     markers: list[np.ndarray] = []
     squares: list[np.ndarray] = []  # outlines about as long as wide
     large: list[tuple[float, np.ndarray]] = []  # card-shaped, larger than a card on a table
-    most = MAX_AREA_FRAC if close_ups is None else CLOSE_UP_FRAC
+    most = CLOSE_UP_FRAC if whole else MAX_AREA_FRAC
     big = []
     for c in contours:
         if len(c) < 4:
@@ -502,8 +495,8 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             continue
         if not ROUGH_CARD_ASPECT[0] <= ratio <= ROUGH_CARD_ASPECT[1]:
             # A strip of two cards end to end holds no card found: only a whole picture read at
-            # once (parts asked for too) cuts one in two; the table's blocks hold cards found.
-            if (blocks is not None and parts is not None and area >= MIN_AREA_FRAC * img_area
+            # once cuts one in two; the table's blocks hold cards found.
+            if (whole and area >= MIN_AREA_FRAC * img_area
                     and ROUGH_STRIP_ASPECT[0] <= ratio <= ROUGH_STRIP_ASPECT[1]):
                 _keep_strip(c, q, near, img_area, blocks)
             continue
@@ -520,7 +513,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
             if _is_marker(grey, q):
                 markers.append(q.reshape(-1, 1, 2))
                 continue
-        if close_ups is not None and area > 0.8 * MAX_AREA_FRAC * img_area:
+        if whole and area > 0.8 * MAX_AREA_FRAC * img_area:
             # So long an outline's corners, cut off round, leave its sides askew: fit them to
             # the outline (as for a strip) before pushing them onto the edge. From a little
             # under half the picture: an outline may grow past it when pushed (the table's
@@ -531,7 +524,7 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
         if not _card_shaped(q, img_area):
             if _aspect(q) < MIN_ASPECT:
                 squares.append(q)
-            elif (close_ups is not None and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
+            elif (whole and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
                   and _card_shaped(q, img_area, most=CLOSE_UP_FRAC) and _supported(s)):
                 large.append((1.0, q))
             continue
@@ -546,20 +539,19 @@ def _find_at(grey: np.ndarray, blocks: list[np.ndarray] | None,
     if squares and cands:
         cands = _enclosed(cands, squares, near, img_area)
     cards = _resolve(cands, blocks)
-    if panels is not None:
-        taken = {id(q) for q in cards + (blocks or [])}
-        panels.extend(q for _, q in cands if id(q) not in taken)
-        panels.extend(squares)
-    if close_ups is not None:
-        close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
-    if parts is not None:
-        # The outer outlines, their small gaps closed.
-        outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for outline, inside in _unfilled(outer, cards, img_area):
-            parts.extend(_cut(grey, near, outline, inside, img_area))
-            if at_corners is not None:
-                at_corners.extend(_at_corners(outline, img_area))
-    return cards
+    out.cards.extend(cards)
+    if not whole:
+        return out
+    taken = {id(q) for q in cards + blocks}
+    out.panels.extend(q for _, q in cands if id(q) not in taken)
+    out.panels.extend(squares)
+    out.close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
+    # The outer outlines, their small gaps closed.
+    outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for outline, inside in _unfilled(outer, cards, img_area):
+        out.parts.extend(_cut(grey, near, outline, inside, img_area))
+        out.at_corners.extend(_at_corners(outline, img_area))
+    return out
 
 
 def _enclosed(cands: list[tuple[float, np.ndarray]], squares: list[np.ndarray],
