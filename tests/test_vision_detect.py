@@ -2,6 +2,7 @@
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -200,6 +201,38 @@ def test_a_card_on_a_white_pile_is_a_place_at_a_corner_of_its_outline():
     found = find_outlines(img)
     assert all(quad_iou(q, top) < 0.8 for q in found.cards)  # not found as a card
     assert max(quad_iou(q, top) for q in found.at_corners) >= 0.9
+    assert all(quad_iou(q, top) < 0.8 for q in find_cards(img))
+
+
+def test_pushing_a_quad_onto_the_outline_off_the_picture_gives_none():
+    from vision.detect import on_outline
+
+    img = np.full((480, 640, 3), 60, np.uint8)
+    off = np.float32([[700, 500], [790, 500], [790, 626], [700, 626]])
+    assert on_outline(img, off) is None
+    inside = np.float32([[100, 100], [190, 100], [190, 226], [100, 226]])
+    cv2.rectangle(img, (100, 100), (190, 226), (245, 245, 245), -1)
+    shrunk = np.float32([[103, 103], [187, 103], [187, 223], [103, 223]])  # inside the card
+    assert quad_iou(shrunk, inside) < 0.9
+    pushed, support = on_outline(img, shrunk)
+    assert quad_iou(pushed, inside) >= 0.93 and min(support) >= 0.9
+
+
+def test_seam_pieces_are_only_what_a_seam_cuts_from_the_quad():
+    """Two white cards end to end with a dark line between them give two pieces; one card
+    with no seam gives none (the quad itself was looked at already)."""
+    from vision.detect import seam_pieces
+
+    img = np.full((480, 640, 3), (60, 40, 30), np.uint8)
+    cv2.rectangle(img, (250, 100), (340, 352), (245, 245, 245), -1)
+    quad = np.float32([[250, 100], [340, 100], [340, 352], [250, 352]])
+    assert seam_pieces(img, np.float32([[250, 100], [340, 100], [340, 226], [250, 226]])) == []
+    cv2.line(img, (250, 226), (340, 226), (150, 150, 150), 3)
+    pieces = seam_pieces(img, quad)
+    halves = [np.float32([[250, 100], [340, 100], [340, 226], [250, 226]]),
+              np.float32([[250, 226], [340, 226], [340, 352], [250, 352]])]
+    assert len(pieces) == 2
+    assert sorted(max(quad_iou(p, h) for p in pieces) for h in halves)[0] >= 0.85
 
 
 def test_a_strip_of_two_white_cards_end_to_end_is_a_block():

@@ -186,6 +186,11 @@ def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     return bool(detect_markers(patch))
 
 
+def _smallest_short_side(img_area: float) -> float:
+    """The short side of the smallest card found (``MIN_AREA_FRAC`` of the picture's area)."""
+    return math.sqrt(MIN_AREA_FRAC * img_area / 1.4)
+
+
 def _card_shaped(q: np.ndarray, img_area: float,
                  aspect: tuple[float, float] = (MIN_ASPECT, MAX_ASPECT), cards: int = 1,
                  most: float = MAX_AREA_FRAC) -> bool:
@@ -456,7 +461,7 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
     near = cv2.dilate(edges, _KERNEL)
     img_area = float(h * w)
     min_len = 3.0 * np.sqrt(MIN_AREA_FRAC * img_area)
-    min_short = 0.7 * np.sqrt(MIN_AREA_FRAC * img_area / 1.4)
+    min_short = 0.7 * _smallest_short_side(img_area)
     cands: list[tuple[float, np.ndarray]] = []
     seen: list[tuple[float, float, float]] = []
     found: list[tuple[float, float, float]] = []
@@ -626,8 +631,9 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
     n = len(runs)
     if not 4 <= n <= CORNER_MAX_RUNS:
         return []
-    shortest = 0.9 * math.sqrt(MIN_AREA_FRAC * img_area * 63 / 88)  # a card's short side
+    shortest = 0.9 * _smallest_short_side(img_area)
     pts = runs.reshape(-1, 2).astype(np.float32)
+    x, y, bw, bh = cv2.boundingRect(outline)
     fill = None
     out = []
     for i in range(n):
@@ -641,12 +647,12 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
         if not _card_shaped(q, img_area):
             continue
         if fill is None:  # the outline filled, to tell how much of a place lies inside it
-            x, y, bw, bh = cv2.boundingRect(outline)
             fill = np.zeros((bh, bw), np.uint8)
             cv2.drawContours(fill, [outline], -1, 255, cv2.FILLED, offset=(-x, -y))
         if _inside_share(q, fill, x, y) >= CORNER_INSIDE:
             out.append(q)
     return out
+
 
 def _inside_share(q: np.ndarray, fill: np.ndarray, x: int, y: int) -> float:
     """The share of quad ``q`` lying on the mask ``fill`` (whose top left is at x, y)."""
