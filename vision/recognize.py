@@ -713,29 +713,29 @@ class Recognizer:
             out.extend(inside or [Reading(m.label, m.score, corners)])
         for block in blocks:
             named = self._named(image, halves(block), block, cards)
-            out = out + named if named else self._as_one(image, block, out, self.glance_quad)
+            out = out + named if named else self._as_one(image, block, out, self.glance_quad)[0]
         # A part lying on a card read already (whole or as a half) is that card.
         out.extend(self._named(image, parts, None, [r.corners for r in out]))
         out = self._around_panels(image, panels, out)
         out = self._at_corners(image, at_corners, out)
         for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
-            out = self._as_one(image, quad, out, self.classify_quad)
-            if out and out[-1].corners is quad:
-                break  # named: one card photographed from close by
+            out, named = self._as_one(image, quad, out, self.classify_quad)
+            if named:
+                break  # one card photographed from close by
         return out
 
     def _as_one(self, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
-                look) -> list[Reading]:
+                look) -> tuple[list[Reading], bool]:
         """``readings``, or, when no card named among them lies on ``quad`` and ``look``
         (the first look, or ``classify_quad``) names it, with ``quad`` as that card in place of
-        the unknown ones on it (its own picture panel or frames)."""
+        the unknown ones on it (its own picture panel or frames); and whether it was named."""
         on = _unknown_under(quad, readings)
         if on is None:
-            return readings
+            return readings, False
         m = look(image, quad)
         if m.label is None:
-            return readings
-        return _in_place_of(Reading(m.label, m.score, quad), on, readings)
+            return readings, False
+        return _in_place_of(Reading(m.label, m.score, quad), on, readings), True
 
     def _around_panels(self, image: np.ndarray, panels: Sequence[np.ndarray],
                        readings: list[Reading]) -> list[Reading]:
@@ -766,7 +766,7 @@ class Recognizer:
                         or not _card_shaped(card, h * w)):
                     continue
                 found = on_outline(image, card)
-                if found is None or sum(s >= MIN_SIDE_SUPPORT for s in found[1]) < 1:
+                if found is None or not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
                     continue  # no card's outline there
                 card = found[0]
                 on = _unknown_under(card, readings)
@@ -823,8 +823,7 @@ class Recognizer:
         out = []
         for piece in pieces:
             middle = _centre(piece)
-            if any(c is not whole and cv2.pointPolygonTest(c.reshape(-1, 1, 2), middle,
-                                                           False) > 0 for c in cards):
+            if any(c is not whole and _inside(c, middle) for c in cards):
                 continue
             m = self.glance_quad(image, piece)
             if m.label is not None:
@@ -903,14 +902,18 @@ def _panel_layouts(references: dict[str, Sequence[np.ndarray]]) -> list[np.ndarr
     return layouts
 
 
+def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
+    """Does ``point`` lie inside ``quad`` (not on its outline)?"""
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), point,
+                                False) > 0
+
+
 def _on_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
     """Does the middle of ``quad`` lie on a card named among ``readings``?"""
     from vision.detect import _centre
 
     middle = _centre(np.asarray(quad, np.float32).reshape(4, 2))
-    return any(r.label is not None and cv2.pointPolygonTest(
-        np.asarray(r.corners, np.float32).reshape(-1, 1, 2), middle, False) > 0
-        for r in readings)
+    return any(r.label is not None and _inside(r.corners, middle) for r in readings)
 
 
 def _over_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
@@ -927,8 +930,7 @@ def _unknown_under(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool] 
     named (then ``quad`` holds cards: a block, a mat, a tray, and is no card itself)."""
     from vision.detect import _centre
 
-    ring = np.asarray(quad, np.float32).reshape(-1, 1, 2)
-    on = [cv2.pointPolygonTest(ring, _centre(r.corners), False) > 0 for r in readings]
+    on = [_inside(quad, _centre(r.corners)) for r in readings]
     if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
         return None
     return on
@@ -947,7 +949,9 @@ class CardReader:
     A frame in which nothing changed (``vision.detect.changed``) returns the last readings at
     once. Otherwise the cards are found again; a card found where one was named before, whose
     pixels there have not changed (beyond sensor noise), keeps its name. Only new or altered
-    cards are named again.
+    cards are named again. A block holding only unknown cards is read as one card when the
+    first look names it (a card whose picture panels were taken for cards), and remembered
+    the same way.
     """
 
     def __init__(self, recognizer: Recognizer, *, min_iou: float = 0.85,
