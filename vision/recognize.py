@@ -432,18 +432,18 @@ class Recognizer:
         card-shaped (the first look compares whole cards, corner to corner)."""
         self._thumbs: np.ndarray | None = None
         self._fine: np.ndarray | None = None
+        pics = [(li, portrait(pic)) for li, label in enumerate(self.labels)
+                for pic in references[label]]
         vecs, owners = [], []
-        for li, label in enumerate(self.labels):
-            for pic in references[label]:
-                h, w = pic.shape[:2]
-                if not CARD_SHAPED[0] <= max(h, w) / max(1, min(h, w)) <= CARD_SHAPED[1]:
-                    return
-                small = cv2.resize(portrait(pic), (THUMB_W, THUMB_H),
-                                   interpolation=cv2.INTER_AREA)
-                for sigma in THUMB_BLURS:
-                    t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
-                    vecs.append(_thumb_normalise(t))
-                    owners.append(li)
+        for li, pic in pics:
+            h, w = pic.shape[:2]
+            if not CARD_SHAPED[0] <= h / max(1, w) <= CARD_SHAPED[1]:
+                return
+            small = cv2.resize(pic, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
+            for sigma in THUMB_BLURS:
+                t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
+                vecs.append(_thumb_normalise(t))
+                owners.append(li)
         vecs = np.vstack(vecs)
         owners = np.asarray(owners, np.int32)
         weight = _differ_weight(vecs, owners, len(self.labels))
@@ -452,12 +452,11 @@ class Recognizer:
         self._thumb_weight = weight
         self._thumbs = self._weigh(vecs)
         self._thumb_first = np.searchsorted(owners, np.arange(len(self.labels)))
-        smalls = [cv2.resize(portrait(pic), (FINE_W, FINE_H), interpolation=cv2.INTER_AREA)
-                  for label in self.labels for pic in references[label]]
+        smalls = [cv2.resize(pic, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA)
+                  for _, pic in pics]
         fine = np.vstack([_fine_vector(small) for small in smalls])
         self._fine_grey = [_fine_grey(small) for small in smalls]
-        self._fine_owner = np.asarray([li for li, label in enumerate(self.labels)
-                                       for _ in references[label]], np.int32)
+        self._fine_owner = np.asarray([li for li, _ in pics], np.int32)
         self._fine_weight = _differ_weight(fine, self._fine_owner, len(self.labels))
         if self._fine_weight is not None:  # else no closer look: the cards differ nowhere
             self._fine = _unit(fine * self._fine_weight)
