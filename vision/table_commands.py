@@ -11,7 +11,11 @@ import os
 import sys
 from pathlib import Path
 
-from companion.cards import IDENTITIES  # no numpy: the command line starts quickly
+from companion.cards import (  # no numpy: the command line starts quickly
+    IDENTITIES,
+    identities_missing,
+    label_identity,
+)
 
 
 def default_source() -> str:
@@ -194,7 +198,6 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    from companion.cards import identities_missing, label_identity
 
     left = [pretty(i) for i in identities_missing(recognizer.labels)]
     if left and all(label_identity(label) for label in labels):  # the game's cards
