@@ -223,6 +223,11 @@ def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, 
     return inliers[k]
 
 
+# The corners of a picture of 2 * FINE_W x 2 * FINE_H pixels (pixel centres).
+_WHOLE_FINE = np.float32([[0, 0], [2 * FINE_W - 1, 0], [2 * FINE_W - 1, 2 * FINE_H - 1],
+                          [0, 2 * FINE_H - 1]])
+
+
 def _low_res(image: np.ndarray, side: int) -> np.ndarray:
     g = _grey(image)
     h, w = g.shape[:2]
@@ -542,11 +547,18 @@ class Recognizer:
     def classify(self, card_bgr: np.ndarray, *, find_card: bool = True) -> Match:
         """Which card is this cropped picture (any rotation)? Label None when not sure.
 
+        The first look (thumbnails, see ``classify_quad``) takes the whole picture for the
+        card; when it is unsure, the feature matcher decides, and its card must agree in
+        colour with the picture.
+
         When the picture is not recognised as it is and holds one clearly outlined card with
         some background around it (a loosely cropped photo), that card is cut out and tried
         once more (``find_card=False`` skips this).
         """
-        match = self._decide(self._votes(card_bgr))
+        per, fast = self._whole_look(card_bgr)
+        if fast.label is not None:
+            return fast
+        match = self._agreeing(self._decide(self._votes(card_bgr)), per)
         if match.label is None and find_card:
             from vision.detect import find_cards
 
@@ -594,7 +606,11 @@ class Recognizer:
         long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
         crop = warp_quad(image, c, (round(side * CROP_W / CROP_H), side))
-        match = self._decide(self._votes(crop, side))
+        return self._agreeing(self._decide(self._votes(crop, side)), per)
+
+    def _agreeing(self, match: Match, per: np.ndarray | None) -> Match:
+        """The feature matcher's ``match``, unless its card disagrees in colour with the
+        thumbnail's correlations by label (``per``; None: no thumbnails to ask)."""
         if match.best is None or per is None:
             return match
         # The colours must agree with the features: the weakest evidence counts, 0.5 at the
@@ -608,6 +624,17 @@ class Recognizer:
         ``corners`` by its thumbnail. Label None when the thumbnail is not clearly one card's
         (then the features must decide)."""
         return self._first_look(image, np.asarray(corners, np.float32).reshape(4, 2))[1]
+
+    def _whole_look(self, card_bgr: np.ndarray) -> tuple[np.ndarray | None, Match]:
+        """``_first_look`` at a picture that is one card, turned portrait, from a copy at the
+        closer look's size (a large photo's pixels would only alias)."""
+        if self._thumbs is None:
+            return None, Match(None, 0.0)
+        card = portrait(card_bgr)
+        shrink = card.shape[1] >= 2 * FINE_W
+        small = cv2.resize(card, (2 * FINE_W, 2 * FINE_H),
+                           interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
+        return self._first_look(small, _WHOLE_FINE)
 
     def _first_look(self, image: np.ndarray, c: np.ndarray) -> tuple[np.ndarray | None, Match]:
         """The thumbnail's correlations by label (None without thumbnails) and what the first
