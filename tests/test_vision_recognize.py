@@ -108,6 +108,44 @@ def test_classify_a_known_quad_without_detecting(rec, deck):
     assert crop.shape[0] > crop.shape[1]  # portrait
 
 
+# -- references photographed on a table ---------------------------------------------------------
+
+
+def _photographed(deck, *, on_mat: bool):
+    """Each card's reference as a photo of it lying alone on a table, or in slot A of the
+    printed mat."""
+    if on_mat:
+        return {k: [S.mat_scene(deck, {"a": k}, rng=j).image] for j, k in enumerate(sorted(deck))}
+    return {k: [S.random_scene({k: v}, 5000 + j, n_cards=1, card_px=200, tilt=0.05,
+                               hand=False, glare=False).image]
+            for j, (k, v) in enumerate(sorted(deck.items()))}
+
+
+@pytest.mark.parametrize("on_mat", [False, True])
+def test_references_photographed_on_a_table_are_cut_down_to_the_card(deck, on_mat):
+    rec = Recognizer(_photographed(deck, on_mat=on_mat))
+    seen = named = 0
+    for seed in range(90000, 90012):
+        sc = S.random_scene(deck, seed)
+        for r in rec.read(sc.image):
+            card = max(sc.cards, key=lambda c: S_iou(c.corners, r.corners))
+            assert r.label in (None, card.label), (seed, r)
+        for card in sc.cards:
+            if card.fully_visible:
+                seen += 1
+                named += rec.classify(warp_quad(sc.image, card.corners)).label == card.label
+    assert seen >= 20 and named >= 0.95 * seen, (named, seen)
+
+
+def test_scans_are_never_cut_down_to_their_picture_panels(deck):
+    from vision.recognize import cards_cut_out
+
+    panelled = S.panelled_deck(6)  # its picture panels are found as cards
+    for refs in ({k: [v] for k, v in deck.items()}, {k: [v] for k, v in panelled.items()}):
+        cut = cards_cut_out(refs)
+        assert all(a[0] is b[0] for a, b in zip(cut.values(), refs.values(), strict=True))
+
+
 def test_bad_reference_folders(tmp_path):
     with pytest.raises(EnrolmentError, match="does not exist"):
         Recognizer.from_dir(tmp_path / "missing")

@@ -61,6 +61,11 @@ CENTRE_TOL = 0.1
 # Inliers must cover at least this fraction of the reference (not one shared symbol).
 MIN_SPREAD = 0.06
 DEFAULT_THRESHOLD = 0.5
+# A reference picture that is a photo of one card lying on a background is cut down to the
+# card: the card takes at least PHOTO_CARD_SHARE of the picture, any other card found at
+# most PHOTO_OTHER_SHARE of its size.
+PHOTO_CARD_SHARE = 0.03
+PHOTO_OTHER_SHARE = 0.25
 # Each reference is also enrolled as seen at these sizes (longer side, pixels).
 LOW_RES_VIEWS = (110, 75)
 
@@ -371,6 +376,53 @@ def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndar
     return refs
 
 
+def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
+    """The corners of the one card a picture shows on a background (a photo of a card lying
+    on a table), or None when the picture is not that (a scan, a picture cropped to the
+    card): of the cards found, one alone takes at least ``PHOTO_CARD_SHARE`` of the picture,
+    no other card found comes near its size, and no outline lies around it that it could be
+    the picture panel of (``PANEL_SHARE``: a card's own border; the mat it lies on is far
+    larger)."""
+    from vision.detect import _centre, find_outlines
+
+    h, w = picture.shape[:2]
+    found = find_outlines(picture)
+    cards = sorted(found.cards, key=lambda q: -cv2.contourArea(q))
+    if not cards or cv2.contourArea(cards[0]) < PHOTO_CARD_SHARE * h * w:
+        return None
+    card = cards[0]
+    if len(cards) > 1 and cv2.contourArea(cards[1]) > PHOTO_OTHER_SHARE * cv2.contourArea(card):
+        return None
+    mx, my = _centre(card)
+    most = cv2.contourArea(card) / PANEL_SHARE[0]  # an outline around a panel at most this large
+    if any(_inside(q, (mx, my)) and cv2.contourArea(q) <= most for q in found.close_ups):
+        return None
+    return card
+
+
+def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
+                  ) -> dict[str, list[np.ndarray]]:
+    """``references`` with each photo of a card lying on a background (``_card_on_background``)
+    cut down to the card, when at least half of all the pictures are such photos: a deck's
+    scans, whose picture panels can look like cards, stay whole."""
+    places = {label: [_card_on_background(p) for p in pics]
+              for label, pics in references.items()}
+    n = sum(len(v) for v in places.values())
+    if sum(q is not None for v in places.values() for q in v) * 2 < n:
+        return {label: list(pics) for label, pics in references.items()}
+    out: dict[str, list[np.ndarray]] = {}
+    for label, pics in references.items():
+        out[label] = []
+        for pic, q in zip(pics, places[label], strict=True):
+            if q is not None:
+                a, b, c = q[0], q[1], q[2]
+                sides = sorted((float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))))
+                pic = warp_quad(pic, q, (round(sides[0]), round(sides[1])),
+                                interpolation=cv2.INTER_AREA)
+            out[label].append(pic)
+    return out
+
+
 class Recognizer:
     """Knows the enrolled cards; names a cropped card or every card in a scene."""
 
@@ -378,6 +430,7 @@ class Recognizer:
                  threshold: float = DEFAULT_THRESHOLD, min_inliers: int = MIN_INLIERS) -> None:
         if not references:
             raise EnrolmentError("no reference pictures: enrol at least one card")
+        references = cards_cut_out(references)
         self.threshold = float(threshold)
         self.min_inliers = int(min_inliers)
         self._sift = cv2.SIFT_create(nfeatures=N_FEATURES)
