@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision import synthetic as S  # noqa: E402
 from vision.detect import find_cards, quad_iou  # noqa: E402
-from vision.recognize import CardReader, Recognizer  # noqa: E402
+from vision.recognize import CardReader, Recognizer, warp_quad  # noqa: E402
 
 DOBBLE = ROOT.parent / "shared" / "data" / "dobble"
 FIGURES: dict[str, float] = {}  # what the targets are checked against, filled as they come
@@ -309,6 +309,48 @@ def bench_other_deck(n: int, seed: int) -> None:
             vis, hit, mis, unk, fa, partial, det = tot
             print(f"  {arrangement:<9} recall {hit / max(1, vis):6.1%} of {vis}, named right "
                   f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
+        bench_whole(deck, rec, n, seed)
+        bench_photographed(deck, n, seed)
+
+
+def bench_whole(deck, rec, n: int, seed: int) -> None:
+    """Each fully visible card of the spread scenes cut out with a margin (a tenth of its
+    size in all), read whole (``recognize --whole``)."""
+    right = wrong = unknown = 0
+    spent = 0.0
+    for i in range(n):
+        sc = S.random_scene(deck, seed + i, arrangement="spread")
+        for card in sc.cards:
+            if not card.fully_visible:
+                continue
+            mid = card.corners.mean(axis=0)
+            crop = warp_quad(sc.image, mid + 1.1 * (card.corners - mid), (242, 339))
+            t0 = time.perf_counter()
+            m = rec.classify(crop)
+            spent += time.perf_counter() - t0
+            right += m.label == card.label
+            unknown += m.label is None
+            wrong += m.label not in (None, card.label)
+    total = right + wrong + unknown
+    print(f"  read whole (cut out with a margin): {right}/{total} right, {wrong} wrong, "
+          f"{unknown} unknown; {spent / max(1, total) * 1000:.1f} ms a card")
+
+
+def bench_photographed(deck, n: int, seed: int) -> None:
+    """The deck enrolled from photos of each card lying alone on a table (a plain mat),
+    then read on the spread scenes."""
+    refs = {k: [S.random_scene({k: v}, seed + 500 + j, n_cards=1, card_px=200, tilt=0.05,
+                               hand=False, glare=False).image]
+            for j, (k, v) in enumerate(sorted(deck.items()))}
+    rec = Recognizer(refs)
+    tot = np.zeros(7, int)
+    for i in range(n):
+        sc = S.random_scene(deck, seed + i, arrangement="spread")
+        rd = rec.read(sc.image)
+        tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
+    vis, hit, mis, unk, fa, partial, det = tot
+    print(f"  enrolled from photos on a table, spread: named right {(hit - unk) / max(1, vis):6.1%}"
+          f" of {vis}, misreads {mis}")
 
 
 def bench_sizes(deck, rec, n: int, seed: int) -> None:
