@@ -462,13 +462,13 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
     img_area = float(h * w)
     min_len = 3.0 * np.sqrt(MIN_AREA_FRAC * img_area)
     min_short = 0.7 * _smallest_short_side(img_area)
-    cands: list[tuple[float, np.ndarray]] = []
+    cands: list[np.ndarray] = []
     seen: list[tuple[float, float, float]] = []
     found: list[tuple[float, float, float]] = []
     kept: list[np.ndarray] = []  # the cards found so far, as contours
     markers: list[np.ndarray] = []
     squares: list[np.ndarray] = []  # outlines about as long as wide
-    large: list[tuple[float, np.ndarray]] = []  # card-shaped, larger than a card on a table
+    large: list[np.ndarray] = []  # card-shaped, larger than a card on a table
     most = CLOSE_UP_FRAC if whole else MAX_AREA_FRAC
     big = []
     for c in contours:
@@ -531,14 +531,14 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
                 squares.append(q)
             elif (whole and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
                   and _card_shaped(q, img_area, most=CLOSE_UP_FRAC) and _supported(s)):
-                large.append((1.0, q))
+                large.append(q)
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
         if not _supported(s):
             continue
-        cands.append((sum(s.tolist()) / 4, q))
+        cands.append(q)
         found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
     if squares and cands:
@@ -548,7 +548,7 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
     if not whole:
         return out
     taken = {id(q) for q in cards + blocks}
-    out.panels.extend(q for _, q in cands if id(q) not in taken)
+    out.panels.extend(q for q in cands if id(q) not in taken)
     out.panels.extend(squares)
     out.close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
     # The outer outlines, their small gaps closed.
@@ -559,28 +559,28 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
     return out
 
 
-def _enclosed(cands: list[tuple[float, np.ndarray]], squares: list[np.ndarray],
-              near: np.ndarray, img_area: float) -> list[tuple[float, np.ndarray]]:
+def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarray,
+              img_area: float) -> list[np.ndarray]:
     """Each candidate that is the picture panel of a card seen so slanted that the card looks
     square (too square to be taken for one, while its panel still looks card-shaped) replaced
     by the card's outline: a square outline along edges all round, holding the candidate in its
     middle at a share of its area a panel has (``ENCLOSED``), every side of the candidate
     along one of its own."""
     out = []
-    for score, q in cands:
+    around = [(f, cv2.contourArea(f), _centre(f)) for f in squares]
+    for q in cands:
         area = cv2.contourArea(q)
         centre = _centre(q)
-        for f in squares:
-            fa = cv2.contourArea(f)
+        for f, fa, f_centre in around:
             if not (ENCLOSED[0] * fa <= area <= ENCLOSED[1] * fa
-                    and _dist(centre, _centre(f)) <= 0.15 * math.sqrt(fa)):
+                    and _dist(centre, f_centre) <= 0.15 * math.sqrt(fa)):
                 continue
             f, s = _refine(f, near, REACH * _short_side(f))
             if (_supported(s) and _card_shaped(f, img_area, (1.0, MIN_ASPECT))
                     and _inter(q, f) >= 0.95 * area and _parallel(q, f)):
                 q = f
                 break
-        out.append((score, q))
+        out.append(q)
     return out
 
 
@@ -752,13 +752,12 @@ def _part(image: np.ndarray, q: np.ndarray, *, margin: int):
     return grey, scale, np.float32([x0, y0]), (q - (x0, y0) + 0.5) * scale - 0.5, k * k * h * w
 
 
-def _resolve(cands: list[tuple[float, np.ndarray]],
-             blocks: list[np.ndarray] | None = None) -> list[np.ndarray]:
+def _resolve(quads: list[np.ndarray], blocks: list[np.ndarray] | None = None
+             ) -> list[np.ndarray]:
     """Drop duplicates (the same card found twice, a card's inner frame) and blocks made of
     two or more cards that were also found one by one (added to ``blocks`` if given)."""
-    if not cands:
+    if not quads:
         return []
-    quads = [q for _, q in cands]
     areas = [_poly_area(q) for q in quads]
     n = len(quads)
     drop = [False] * n
