@@ -52,3 +52,26 @@ def test_missing_reference_folder(tmp_path, capsys):
     rc = main(["recognize", "--refs", str(tmp_path / "nope"), str(tmp_path / "x.png")])
     assert rc == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_references_photographed_on_a_table(tmp_path, capsys):
+    """Photos of each card on a table serve as references; one whose card cannot be found
+    (too small in its photo) is named in a warning, the others still name their cards."""
+    deck = S.load_deck()
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    for j, (label, card) in enumerate(sorted(deck.items())):
+        px = 60 if label == "ghost" else 200
+        photo = S.random_scene({label: card}, 300 + j, n_cards=1, card_px=px, tilt=0.05,
+                               hand=False, glare=False).image
+        cv2.imwrite(str(refs / f"{label}.jpg"), photo)
+    sc = S.random_scene(deck, 21, n_cards=3, arrangement="spread", hand=False, glare=False)
+    path = tmp_path / "scene.png"
+    cv2.imwrite(str(path), sc.image)
+    assert main(["recognize", "--refs", str(refs), str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "no card was found on a picture of 'ghost'" in captured.err
+    assert captured.err.count("warning") == 1
+    named = sorted(c["label"] for c in json.loads(captured.out)["cards"])
+    truth = sorted(c.label for c in sc.cards if c.label != "ghost")
+    assert [n for n in named if n != "ghost"] == truth

@@ -142,8 +142,9 @@ def test_scans_are_never_cut_down_to_their_picture_panels(deck):
 
     panelled = S.panelled_deck(6)  # its picture panels are found as cards
     for refs in ({k: [v] for k, v in deck.items()}, {k: [v] for k, v in panelled.items()}):
-        cut = cards_cut_out(refs)
+        cut, left_whole = cards_cut_out(refs)
         assert all(a[0] is b[0] for a, b in zip(cut.values(), refs.values(), strict=True))
+        assert left_whole == []
 
 
 def test_bad_reference_folders(tmp_path):

@@ -42,6 +42,10 @@ def cmd_recognize(args) -> int:
     except EnrolmentError as exc:
         print(f"companion recognize: {exc}", file=sys.stderr)
         return 2
+    for label in dict.fromkeys(rec.left_whole):
+        print(f"companion recognize: warning: most reference pictures are photos of a card "
+              f"on a table, but no card was found on a picture of {label!r}: it is used "
+              f"whole, and that card may go unnamed. Crop it to the card.", file=sys.stderr)
     failed = 0
     for path in args.images:
         img, error = _load(path)

@@ -401,26 +401,30 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
 
 
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
-                  ) -> dict[str, list[np.ndarray]]:
+                  ) -> tuple[dict[str, list[np.ndarray]], list[str]]:
     """``references`` with each photo of a card lying on a background (``_card_on_background``)
     cut down to the card, when at least half of all the pictures are such photos: a deck's
-    scans, whose picture panels can look like cards, stay whole."""
+    scans, whose picture panels can look like cards, stay whole. Also the labels of the
+    pictures left whole among such photos (no card found on them: likely photos too)."""
     places = {label: [_card_on_background(p) for p in pics]
               for label, pics in references.items()}
     n = sum(len(v) for v in places.values())
     if sum(q is not None for v in places.values() for q in v) * 2 < n:
-        return {label: list(pics) for label, pics in references.items()}
+        return {label: list(pics) for label, pics in references.items()}, []
     out: dict[str, list[np.ndarray]] = {}
+    left_whole: list[str] = []
     for label, pics in references.items():
         out[label] = []
         for pic, q in zip(pics, places[label], strict=True):
-            if q is not None:
+            if q is None:
+                left_whole.append(label)
+            else:
                 a, b, c = q[0], q[1], q[2]
                 sides = sorted((float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))))
                 pic = warp_quad(pic, q, (round(sides[0]), round(sides[1])),
                                 interpolation=cv2.INTER_AREA)
             out[label].append(pic)
-    return out
+    return out, left_whole
 
 
 class Recognizer:
@@ -430,7 +434,9 @@ class Recognizer:
                  threshold: float = DEFAULT_THRESHOLD, min_inliers: int = MIN_INLIERS) -> None:
         if not references:
             raise EnrolmentError("no reference pictures: enrol at least one card")
-        references = cards_cut_out(references)
+        # Labels with a picture used whole among photos cut down to the card (see
+        # ``cards_cut_out``): worth a warning.
+        references, self.left_whole = cards_cut_out(references)
         self.threshold = float(threshold)
         self.min_inliers = int(min_inliers)
         self._sift = cv2.SIFT_create(nfeatures=N_FEATURES)
