@@ -166,19 +166,22 @@ LEAVE_ONE_OUT_MAX = 30  # beyond this many cards the check below would take too 
 
 
 def mistaken_pairs(refs: dict[str, list[np.ndarray]],
-                   make_recognizer: Callable[[dict], Any]) -> list[tuple[str, str, float]]:
+                   make_recognizer: Callable[..., Any]) -> list[tuple[str, str, float]]:
     """Cards that would be taken for another: each card's pictures, read by a recogniser that
     knows every card but that one. A card named as another one (a, b, score) is too alike.
     Two pictures of the same art under two names are caught here even when each picture
     only matches itself best."""
+    from vision.recognize import cards_cut_out
+
     pairs: dict[tuple[str, str], float] = {}
     if len(refs) > LEAVE_ONE_OUT_MAX:
         return []
+    refs, _ = cards_cut_out(refs)  # once for all the recognisers below
     for label, pictures in refs.items():
         others = {k: v for k, v in refs.items() if k != label}
         if not others:
             continue
-        recognizer = make_recognizer(others)
+        recognizer = make_recognizer(others, cut_out=False)
         for picture in pictures:
             match = recognizer.classify(picture)
             if match.label is not None:

@@ -66,6 +66,10 @@ DEFAULT_THRESHOLD = 0.5
 # most PHOTO_OTHER_SHARE of its size.
 PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
+CUT_MAX_MOVE = 0.12
+# A reference is turned half a turn when that brings its thumbnail's correlation with the
+# middle of all references up by more than this (``_same_way_up``).
+UPSIDE_DOWN_MARGIN = 0.1
 # Each reference is also enrolled as seen at these sizes (longer side, pixels).
 LOW_RES_VIEWS = (110, 75)
 
@@ -173,6 +177,16 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (C
     the crop is turned so that the card still comes out portrait. Corners going round the
     other way (counter-clockwise on screen) are taken in reverse, so the card is not mirrored.
     """
+    w, h = size
+    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    m = cv2.getPerspectiveTransform(_portrait_corners(corners), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _portrait_corners(corners: np.ndarray) -> np.ndarray:
+    """The corners in the order ``warp_quad`` takes them: clockwise on screen, from the top
+    left of the card turned portrait."""
     # Plain floats: four points need no array arithmetic.
     c = np.asarray(corners, np.float32).reshape(4, 2).tolist()
     (ax, ay), (bx, by), (cx, cy), _ = c
@@ -181,11 +195,7 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (C
         (ax, ay), (bx, by), (cx, cy), _ = c
     if math.hypot(bx - ax, by - ay) > math.hypot(cx - bx, cy - by):
         c = c[1:] + c[:1]
-    w, h = size
-    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    m = cv2.getPerspectiveTransform(np.float32(c), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return np.float32(c)
 
 
 def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, r_size,
@@ -383,7 +393,7 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     no other card found comes near its size, and no outline lies around it that it could be
     the picture panel of (``PANEL_SHARE``: a card's own border; the mat it lies on is far
     larger)."""
-    from vision.detect import _centre, find_outlines
+    from vision.detect import find_outlines
 
     h, w = picture.shape[:2]
     found = find_outlines(picture)
@@ -393,7 +403,7 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     card = cards[0]
     if len(cards) > 1 and cv2.contourArea(cards[1]) > PHOTO_OTHER_SHARE * cv2.contourArea(card):
         return None
-    mx, my = _centre(card)
+    mx, my = card.mean(axis=0).tolist()
     most = cv2.contourArea(card) / PANEL_SHARE[0]  # an outline around a panel at most this large
     if any(_inside(q, (mx, my)) and cv2.contourArea(q) <= most for q in found.close_ups):
         return None
@@ -411,6 +421,9 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
     n = sum(len(v) for v in places.values())
     if sum(q is not None for v in places.values() for q in v) * 2 < n:
         return {label: list(pics) for label, pics in references.items()}, []
+    cuts = [(pic, q) for label, pics in references.items()
+            for pic, q in zip(pics, places[label], strict=True) if q is not None]
+    agreed = iter(_agreeing_outlines(cuts))
     out: dict[str, list[np.ndarray]] = {}
     left_whole: list[str] = []
     for label, pics in references.items():
@@ -419,24 +432,87 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
             if q is None:
                 left_whole.append(label)
             else:
+                q = next(agreed)
                 a, b, c = q[0], q[1], q[2]
                 sides = sorted((float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))))
                 pic = warp_quad(pic, q, (round(sides[0]), round(sides[1])),
                                 interpolation=cv2.INTER_AREA)
             out[label].append(pic)
-    return out, left_whole
+    return out, list(dict.fromkeys(left_whole))
+
+
+def _same_way_up(pics: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
+    """Portrait pictures (label index, picture), each turned half a turn when that makes it
+    clearly more like the middle (median) of them all: the design cards share the same way up.
+    The first look weighs where the references differ; a reference upside down among the
+    others (a photo, a scan) would make its shared design look like a difference."""
+    if len(pics) < 3:
+        return pics
+    thumbs = np.stack([cv2.resize(_grey(pic), (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
+                       for _, pic in pics]).astype(np.float32)
+    middle = np.median(thumbs, axis=0)
+
+    def corr(a: np.ndarray) -> float:
+        a, b = a - a.mean(), middle - middle.mean()
+        return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+
+    out = []
+    for (li, pic), t in zip(pics, thumbs, strict=True):
+        if corr(t[::-1, ::-1]) > corr(t) + UPSIDE_DOWN_MARGIN:
+            pic = cv2.rotate(pic, cv2.ROTATE_180)
+        out.append((li, pic))
+    return out
+
+
+def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.ndarray]:
+    """The outlines of cards photographed on a table (picture, corners), each moved to lie
+    on its card as the others lie on theirs. Where a card's edge does not show against the
+    table, its outline is found along a line of its frame instead, a little inside; cut there,
+    its picture would not lie on the others, and the first look would weigh that
+    difference (``_differ_weight``) as if it told the cards apart. Each card's picture is
+    aligned onto the middle (median) picture of them all (the design the cards share), and
+    its outline moved with it, by at most ``CUT_MAX_MOVE`` of the card's size."""
+    if len(cuts) < 3:
+        return [q for _, q in cuts]
+    smalls = [_fine_grey(warp_quad(pic, q, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA))
+              for pic, q in cuts]
+    middle = np.median(np.stack(smalls), axis=0).astype(np.float32)
+    fw, fh = FINE_W // 2, FINE_H // 2  # _fine_grey's size
+    corners = np.float32([[0, 0, 1], [fw - 1, 0, 1], [fw - 1, fh - 1, 1], [0, fh - 1, 1]])
+    out = []
+    for (_, q), small in zip(cuts, smalls, strict=True):
+        warp = np.eye(2, 3, dtype=np.float32)
+        try:
+            _, warp = cv2.findTransformECC(middle, small, warp, cv2.MOTION_AFFINE,
+                                           ALIGN_UNTIL, None, 3)
+        except cv2.error:
+            out.append(q)
+            continue
+        moved = corners @ warp.T  # the middle picture's corners in this card's small picture
+        if np.abs(moved - corners[:, :2]).max() > CUT_MAX_MOVE * fw:
+            out.append(q)  # not the same design: leave it as found
+            continue
+        # From the small picture to the photo, through the card's own outline.
+        dst = np.float32([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]])
+        to_photo = cv2.getPerspectiveTransform(dst, _portrait_corners(q))
+        out.append(cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_photo).reshape(4, 2))
+    return out
 
 
 class Recognizer:
     """Knows the enrolled cards; names a cropped card or every card in a scene."""
 
     def __init__(self, references: dict[str, Sequence[np.ndarray]], *,
-                 threshold: float = DEFAULT_THRESHOLD, min_inliers: int = MIN_INLIERS) -> None:
+                 threshold: float = DEFAULT_THRESHOLD, min_inliers: int = MIN_INLIERS,
+                 cut_out: bool = True) -> None:
+        """``cut_out``: cut photos of a card on a table down to the card (``cards_cut_out``);
+        False for references already through it."""
         if not references:
             raise EnrolmentError("no reference pictures: enrol at least one card")
         # Labels with a picture used whole among photos cut down to the card (see
         # ``cards_cut_out``): worth a warning.
-        references, self.left_whole = cards_cut_out(references)
+        references, self.left_whole = (cards_cut_out(references) if cut_out
+                                       else (references, []))
         self.threshold = float(threshold)
         self.min_inliers = int(min_inliers)
         self._sift = cv2.SIFT_create(nfeatures=N_FEATURES)
@@ -496,8 +572,8 @@ class Recognizer:
         card-shaped (the first look compares whole cards, corner to corner)."""
         self._thumbs: np.ndarray | None = None
         self._fine: np.ndarray | None = None
-        pics = [(li, portrait(pic)) for li, label in enumerate(self.labels)
-                for pic in references[label]]
+        pics = _same_way_up([(li, portrait(pic)) for li, label in enumerate(self.labels)
+                             for pic in references[label]])
         vecs, owners = [], []
         for li, pic in pics:
             h, w = pic.shape[:2]
@@ -693,7 +769,7 @@ class Recognizer:
         if self._thumbs is None:
             return None, Match(None, 0.0)
         card = portrait(card_bgr)
-        shrink = card.shape[1] >= 2 * FINE_W
+        shrink = card.shape[1] >= 2 * FINE_W or card.shape[0] >= 2 * FINE_H
         small = cv2.resize(card, (2 * FINE_W, 2 * FINE_H),
                            interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
         return self._first_look(small, _WHOLE_FINE)

@@ -472,6 +472,14 @@ def zone_card_corners(zone: str, dx: float = 0.0, dy: float = 0.0, angle: float 
     return _card_plane_corners(cx, cy, M.CARD_W_MM, angle)
 
 
+def table_photo(label: str, card: np.ndarray, rng: np.random.Generator | int = 0, *,
+                card_px: float = 200.0) -> np.ndarray:
+    """A photo of one card lying alone on a table, taken from nearly above (as a reference
+    picture might be), the card's short side ``card_px`` pixels in a 640 x 480 picture."""
+    return random_scene({label: card}, rng, n_cards=1, card_px=card_px, tilt=0.05,
+                        hand=False, glare=False).image
+
+
 def mat_scene(cards: Mapping[str, np.ndarray], lying: Mapping[str, str], *,
               size: tuple[int, int] = (640, 480), tilt: float = 0.12,
               rng: np.random.Generator | int = 0, blur: float = 0.6, noise: float = 3.0,
