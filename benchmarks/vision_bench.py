@@ -337,10 +337,9 @@ def bench_whole(deck, rec, n: int, seed: int) -> None:
 
 
 def bench_photographed(deck, n: int, seed: int) -> None:
-    """The deck enrolled from photos of each card lying alone on a table (a plain mat),
-    then read on the spread scenes."""
-    refs = {k: [S.random_scene({k: v}, seed + 500 + j, n_cards=1, card_px=200, tilt=0.05,
-                               hand=False, glare=False).image]
+    """The deck enrolled from photos of each card lying alone on a table (``table_photo``,
+    mats of every kind), then read on the spread scenes."""
+    refs = {k: [S.table_photo(k, v, seed + 500 + j)]
             for j, (k, v) in enumerate(sorted(deck.items()))}
     rec = Recognizer(refs)
     tot = np.zeros(7, int)

@@ -61,17 +61,14 @@ def test_references_photographed_on_a_table(tmp_path, capsys):
     refs = tmp_path / "refs"
     refs.mkdir()
     for j, (label, card) in enumerate(sorted(deck.items())):
-        px = 60 if label == "ghost" else 200
-        photo = S.random_scene({label: card}, 300 + j, n_cards=1, card_px=px, tilt=0.05,
-                               hand=False, glare=False).image
+        photo = S.table_photo(label, card, 300 + j, card_px=60 if label == "ghost" else 200)
         cv2.imwrite(str(refs / f"{label}.jpg"), photo)
-    sc = S.random_scene(deck, 21, n_cards=3, arrangement="spread", hand=False, glare=False)
+    scene = S.mat_scene(deck, {"a": "cook", "b": "vampire"}, rng=3)
     path = tmp_path / "scene.png"
-    cv2.imwrite(str(path), sc.image)
+    cv2.imwrite(str(path), scene.image)
     assert main(["recognize", "--refs", str(refs), str(path)]) == 0
     captured = capsys.readouterr()
     assert "no card was found on a picture of 'ghost'" in captured.err
     assert captured.err.count("warning") == 1
-    named = sorted(c["label"] for c in json.loads(captured.out)["cards"])
-    truth = sorted(c.label for c in sc.cards if c.label != "ghost")
-    assert [n for n in named if n != "ghost"] == truth
+    named = [c["label"] for c in json.loads(captured.out)["cards"] if c["label"] is not None]
+    assert sorted(named) == ["cook", "vampire"]

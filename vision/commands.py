@@ -42,10 +42,11 @@ def cmd_recognize(args) -> int:
     except EnrolmentError as exc:
         print(f"companion recognize: {exc}", file=sys.stderr)
         return 2
-    for label in dict.fromkeys(rec.left_whole):
-        print(f"companion recognize: warning: most reference pictures are photos of a card "
-              f"on a table, but no card was found on a picture of {label!r}: it is used "
-              f"whole, and that card may go unnamed. Crop it to the card.", file=sys.stderr)
+    for label in rec.left_whole:
+        print(f"companion recognize: warning: at least half of the reference pictures are "
+              f"photos of a card on a table, but no card was found on a picture of "
+              f"{label!r}: it is used whole. If it is a photo too, crop it to the card, or "
+              f"that card may go unnamed.", file=sys.stderr)
     failed = 0
     for path in args.images:
         img, error = _load(path)
