@@ -688,20 +688,17 @@ class Recognizer:
 
         When the picture is not recognised as it is and holds one clearly outlined card with
         some background around it (a loosely cropped photo), that card is cut out and tried
-        once more (``find_card=False`` skips this): a card as large as on a table, or else the
-        largest outline larger than that (``vision.detect.find_outlines``, its close-ups).
+        once more (``find_card=False`` skips this).
         """
         per, fast = self._whole_look(card_bgr)
         if fast.label is not None:
             return fast
         match = self._agreeing(self._decide(self._votes(card_bgr)), per)
         if match.label is None and find_card:
-            from vision.detect import find_cards, find_outlines
+            from vision.detect import find_cards
 
             h, w = card_bgr.shape[:2]
             quads = [q for q in find_cards(card_bgr) if cv2.contourArea(q) >= 0.15 * h * w]
-            if not quads:  # the card takes more than a card on a table would: a close-up
-                quads = find_outlines(card_bgr).close_ups[:1]
             if len(quads) == 1:
                 again = self.classify(warp_quad(card_bgr, quads[0]), find_card=False)
                 if again.label is not None:
