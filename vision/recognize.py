@@ -36,6 +36,7 @@ that was never enrolled, stay unknown instead of being taken for each other.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -564,7 +565,10 @@ class Recognizer:
         self._matcher.add([self._desc])
         self._matcher.train()
         self._enrol_thumbnails(references)
-        self._layouts = _panel_layouts(references) if self._thumbs is not None else []
+        # Where the deck's cards have a panel: only reading a whole picture asks, so it is
+        # worked out then (``_layouts``), from each card's first picture at this size.
+        self._layout_views = ([_layout_view(pics[0]) for pics in references.values()]
+                              if self._thumbs is not None else [])
         self.fast_named = 0  # cards named by the first look (thumbnails) so far
 
     def _enrol_thumbnails(self, references: dict[str, Sequence[np.ndarray]]) -> None:
@@ -898,6 +902,12 @@ class Recognizer:
             return readings, False
         return _in_place_of(Reading(m.label, m.score, quad), on, readings), True
 
+    @functools.cached_property
+    def _layouts(self) -> list[np.ndarray]:
+        layouts = _panel_layouts(self._layout_views) if self._layout_views else []
+        self._layout_views = []  # no longer needed
+        return layouts
+
     def _around_panels(self, image: np.ndarray, panels: Sequence[np.ndarray],
                        readings: list[Reading]) -> list[Reading]:
         """``readings`` with the cards the first look names around ``panels`` or around
@@ -1029,17 +1039,21 @@ class Recognizer:
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
 
 
-def _panel_layouts(references: dict[str, Sequence[np.ndarray]]) -> list[np.ndarray]:
+def _layout_view(picture: np.ndarray) -> np.ndarray:
+    """A card's picture as ``_panel_layouts`` looks at it: portrait, 400 pixels tall."""
+    card = portrait(picture)
+    return cv2.resize(card, (max(1, round(400 * card.shape[1] / card.shape[0])), 400),
+                      interpolation=cv2.INTER_AREA)
+
+
+def _panel_layouts(cards: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Where the deck's cards have a panel (see PANEL_SHARE): 4 x 2 corners each, in the
     card's own coordinates (0..1 across, 0..1 down, portrait), from the first corner nearest
-    the card's top left, clockwise."""
+    the card's top left, clockwise; from one picture of each card (``_layout_view``)."""
     from vision.detect import find_outlines, order_corners
 
     found = []  # (which card, panel)
-    for which, pics in enumerate(references.values()):
-        card = portrait(pics[0])
-        card = cv2.resize(card, (max(1, round(400 * card.shape[1] / card.shape[0])), 400),
-                          interpolation=cv2.INTER_AREA)
+    for which, card in enumerate(cards):
         h, w = card.shape[:2]
         # The card alone on a table of a shade far from its own edge's, as a camera sees it.
         edge = float(np.mean(np.concatenate([card[:3].ravel(), card[-3:].ravel()])))
@@ -1057,7 +1071,7 @@ def _panel_layouts(references: dict[str, Sequence[np.ndarray]]) -> list[np.ndarr
     layouts: list[np.ndarray] = []
     for _, q in found:
         same = [(which, o) for which, o in found if np.abs(o - q).max() <= PANEL_SAME]
-        if (2 * len({which for which, _ in same}) >= len(references)
+        if (2 * len({which for which, _ in same}) >= len(cards)
                 and not any(np.abs(k - q).max() <= PANEL_SAME for k in layouts)):
             layouts.append(np.median(np.stack([o for _, o in same]), axis=0).astype(np.float32))
     return layouts
