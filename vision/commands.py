@@ -32,9 +32,7 @@ def _add_recognize(sub) -> None:
 
 
 def cmd_recognize(args) -> int:
-    import numpy as np
-
-    from vision.recognize import EnrolmentError, Recognizer
+    from vision.recognize import EnrolmentError, Recognizer, picture_corners
 
     options = {} if args.threshold is None else {"threshold": args.threshold}
     try:
@@ -57,7 +55,7 @@ def cmd_recognize(args) -> int:
         if args.whole:
             h, w = img.shape[:2]
             m = rec.classify(img)
-            corners = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+            corners = picture_corners(w, h)
             cards = [(m.label, m.score, corners)]
         else:
             cards = [(r.label, r.score, r.corners) for r in rec.read(img)]

@@ -179,10 +179,15 @@ def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (C
     other way (counter-clockwise on screen) are taken in reverse, so the card is not mirrored.
     """
     w, h = size
-    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    m = cv2.getPerspectiveTransform(_portrait_corners(corners), dst)
+    m = cv2.getPerspectiveTransform(_portrait_corners(corners), picture_corners(w, h))
     return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+def picture_corners(w: int, h: int) -> np.ndarray:
+    """The corners of a picture of w x h pixels (pixel centres), clockwise from the top
+    left: a picture that is one card, as corners."""
+    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
 
 
 def _portrait_corners(corners: np.ndarray) -> np.ndarray:
@@ -239,9 +244,6 @@ def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, 
     return inliers[k]
 
 
-# The corners of a picture of 2 * FINE_W x 2 * FINE_H pixels (pixel centres).
-_WHOLE_FINE = np.float32([[0, 0], [2 * FINE_W - 1, 0], [2 * FINE_W - 1, 2 * FINE_H - 1],
-                          [0, 2 * FINE_H - 1]])
 
 
 def _low_res(image: np.ndarray, side: int) -> np.ndarray:
@@ -302,11 +304,8 @@ def _fine_grey(card_bgr: np.ndarray) -> np.ndarray:
 def _align(card_bgr: np.ndarray, onto: np.ndarray) -> np.ndarray:
     """``card_bgr`` (FINE_W x FINE_H) moved, turned and stretched a little to lie best on
     ``onto`` (``_fine_grey``); as it is when that does not settle."""
-    warp = np.eye(2, 3, dtype=np.float32)
-    try:
-        _, warp = cv2.findTransformECC(onto, _fine_grey(card_bgr), warp, cv2.MOTION_AFFINE,
-                                       ALIGN_UNTIL, None, 3)
-    except cv2.error:
+    warp = _affine_onto(onto, _fine_grey(card_bgr))
+    if warp is None:
         return card_bgr
     if (np.abs(warp[:, 2]).max() > ALIGN_MAX_SHIFT * FINE_W / 2
             or np.abs(warp[:, :2] - np.eye(2)).max() > ALIGN_MAX_STRETCH):
@@ -315,6 +314,17 @@ def _align(card_bgr: np.ndarray, onto: np.ndarray) -> np.ndarray:
     return cv2.warpAffine(card_bgr, warp, (FINE_W, FINE_H),
                           flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def _affine_onto(template: np.ndarray, picture: np.ndarray) -> np.ndarray | None:
+    """The affine warp (2 x 3) that lays ``picture`` best onto ``template`` (both float32 grey,
+    the same size: ``template``'s pixel x is ``picture``'s at warp @ (x, 1)); None when it
+    does not settle."""
+    try:
+        return cv2.findTransformECC(template, picture, np.eye(2, 3, dtype=np.float32),
+                                    cv2.MOTION_AFFINE, ALIGN_UNTIL, None, 3)[1]
+    except cv2.error:
+        return None
 
 
 def _differ_weight(vecs: np.ndarray, owners: np.ndarray, n_labels: int) -> np.ndarray | None:
@@ -422,24 +432,18 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
     n = sum(len(v) for v in places.values())
     if sum(q is not None for v in places.values() for q in v) * 2 < n:
         return {label: list(pics) for label, pics in references.items()}, []
-    cuts = [(pic, q) for label, pics in references.items()
-            for pic, q in zip(pics, places[label], strict=True) if q is not None]
-    agreed = iter(_agreeing_outlines(cuts))
-    out: dict[str, list[np.ndarray]] = {}
-    left_whole: list[str] = []
-    for label, pics in references.items():
-        out[label] = []
-        for pic, q in zip(pics, places[label], strict=True):
-            if q is None:
-                left_whole.append(label)
-            else:
-                q = next(agreed)
-                a, b, c = q[0], q[1], q[2]
-                sides = sorted((float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))))
-                pic = warp_quad(pic, q, (round(sides[0]), round(sides[1])),
-                                interpolation=cv2.INTER_AREA)
-            out[label].append(pic)
-    return out, list(dict.fromkeys(left_whole))
+    where = [(label, k) for label, qs in places.items()
+             for k, q in enumerate(qs) if q is not None]
+    agreed = _agreeing_outlines([(references[label][k], places[label][k])
+                                 for label, k in where])
+    out = {label: list(pics) for label, pics in references.items()}
+    for (label, k), q in zip(where, agreed, strict=True):
+        a, b, c = q[0], q[1], q[2]
+        sides = sorted((float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))))
+        out[label][k] = warp_quad(out[label][k], q, (round(sides[0]), round(sides[1])),
+                                  interpolation=cv2.INTER_AREA)
+    left_whole = [label for label, qs in places.items() if any(q is None for q in qs)]
+    return out, left_whole
 
 
 def _same_way_up(pics: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
@@ -452,10 +456,10 @@ def _same_way_up(pics: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarr
     thumbs = np.stack([cv2.resize(_grey(pic), (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
                        for _, pic in pics]).astype(np.float32)
     middle = np.median(thumbs, axis=0)
+    middle = _unit((middle - middle.mean()).ravel())
 
     def corr(a: np.ndarray) -> float:
-        a, b = a - a.mean(), middle - middle.mean()
-        return float((a * b).sum() / (np.sqrt((a * a).sum() * (b * b).sum()) + 1e-9))
+        return float(_unit((a - a.mean()).ravel()) @ middle)
 
     out = []
     for (li, pic), t in zip(pics, thumbs, strict=True):
@@ -478,24 +482,21 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
     smalls = [_fine_grey(warp_quad(pic, q, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA))
               for pic, q in cuts]
     middle = np.median(np.stack(smalls), axis=0).astype(np.float32)
-    fw, fh = FINE_W // 2, FINE_H // 2  # _fine_grey's size
-    corners = np.float32([[0, 0, 1], [fw - 1, 0, 1], [fw - 1, fh - 1, 1], [0, fh - 1, 1]])
+    fh, fw = middle.shape
+    corners = picture_corners(fw, fh)
     out = []
     for (_, q), small in zip(cuts, smalls, strict=True):
-        warp = np.eye(2, 3, dtype=np.float32)
-        try:
-            _, warp = cv2.findTransformECC(middle, small, warp, cv2.MOTION_AFFINE,
-                                           ALIGN_UNTIL, None, 3)
-        except cv2.error:
+        warp = _affine_onto(middle, small)
+        if warp is None:
             out.append(q)
             continue
-        moved = corners @ warp.T  # the middle picture's corners in this card's small picture
-        if np.abs(moved - corners[:, :2]).max() > CUT_MAX_MOVE * fw:
+        # The middle picture's corners in this card's small picture.
+        moved = corners @ warp[:, :2].T + warp[:, 2]
+        if np.abs(moved - corners).max() > CUT_MAX_MOVE * fw:
             out.append(q)  # not the same design: leave it as found
             continue
         # From the small picture to the photo, through the card's own outline.
-        dst = np.float32([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]])
-        to_photo = cv2.getPerspectiveTransform(dst, _portrait_corners(q))
+        to_photo = cv2.getPerspectiveTransform(corners, _portrait_corners(q))
         out.append(cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_photo).reshape(4, 2))
     return out
 
@@ -576,13 +577,14 @@ class Recognizer:
         card-shaped (the first look compares whole cards, corner to corner)."""
         self._thumbs: np.ndarray | None = None
         self._fine: np.ndarray | None = None
-        pics = _same_way_up([(li, portrait(pic)) for li, label in enumerate(self.labels)
-                             for pic in references[label]])
+        pics = [(li, portrait(pic)) for li, label in enumerate(self.labels)
+                for pic in references[label]]
+        if not all(CARD_SHAPED[0] <= pic.shape[0] / max(1, pic.shape[1]) <= CARD_SHAPED[1]
+                   for _, pic in pics):
+            return
+        pics = _same_way_up(pics)
         vecs, owners = [], []
         for li, pic in pics:
-            h, w = pic.shape[:2]
-            if not CARD_SHAPED[0] <= h / max(1, w) <= CARD_SHAPED[1]:
-                return
             small = cv2.resize(pic, (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
             for sigma in THUMB_BLURS:
                 t = cv2.GaussianBlur(small, (0, 0), sigma) if sigma else small
@@ -773,7 +775,7 @@ class Recognizer:
         shrink = card.shape[1] >= 2 * FINE_W or card.shape[0] >= 2 * FINE_H
         small = cv2.resize(card, (2 * FINE_W, 2 * FINE_H),
                            interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR)
-        return self._first_look(small, _WHOLE_FINE)
+        return self._first_look(small, picture_corners(2 * FINE_W, 2 * FINE_H))
 
     def _first_look(self, image: np.ndarray, c: np.ndarray) -> tuple[np.ndarray | None, Match]:
         """The thumbnail's correlations by label (None without thumbnails) and what the first
