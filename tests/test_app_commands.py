@@ -171,9 +171,18 @@ def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
     (tmp_path / "empty").mkdir()  # enrolment stopped before the first picture
     _, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "empty")
     assert warning == ("warn.cards_missing", {"cards": list(IDENTITIES)})
-    # No such folder: nothing to say about cards, just that the camera is not used.
-    camera, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "none")
-    assert camera is None and warning == "warn.no_camera"
+    # A card's folder with no picture in it: that card is missing.
+    (some / "Ghost" / "1.png").unlink()
+    (some / "Ghost" / "notes.txt").write_text("to do")
+    _, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), some)
+    assert warning == ("warn.cards_missing", {"cards": ["ghost"]})
+    # No such folder, or a file in its place: nothing to say about cards, just that the
+    # camera is not used, and why.
+    camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "none")
+    assert camera is None and warning == "warn.no_camera" and "does not exist" in why
+    (tmp_path / "file").write_text("not a folder")
+    camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "file")
+    assert camera is None and warning == "warn.no_camera" and "is a file" in why
 
 
 def _warnings_shown(tmp_path, state, monkeypatch) -> list:
@@ -209,7 +218,7 @@ def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monk
     assert ("warn.cards_missing", {"cards": ["ghost", "cleaner"]}) in shown
     assert tr("en", "warn.cards_missing", cards=["ghost", "cleaner"]).startswith(
         "No picture of Ghost, Cleaner yet")
-    assert "유령" in tr("ko", "warn.cards_missing", cards=["ghost"])
+    assert "유령 카드 사진이 아직 없습니다" in tr("ko", "warn.cards_missing", cards=["ghost"])
 
 
 def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
@@ -222,8 +231,14 @@ def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
     refs = tmp_path / "refs"
     shutil.copytree(cards, refs)
     (refs / "ghost.png").write_bytes(b"\x89PNG half")
-    camera, why, _ = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
+    camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
     assert camera is None and "ghost.png" in why
+    assert warning == ("warn.card_unreadable", {"card": "ghost", "file": "ghost.png"})
+    # A card beyond the six, its picture unreadable: named by its own label.
+    shutil.copy(cards / "ghost.png", refs / "ghost.png")
+    (refs / "joker.png").write_bytes(b"")
+    _, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
+    assert warning == ("warn.card_unreadable", {"card": "joker", "file": "joker.png"})
 
 
 def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, capsys,
@@ -247,7 +262,7 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
     assert warning in shown and "warn.no_camera" not in shown
     assert tr("en", warning[0], **warning[1]).startswith(
         "The picture of Ghost cannot be read (ghost.png)")
-    assert "유령" in tr("ko", warning[0], **warning[1])
+    assert "유령 카드 사진을 읽을 수 없습니다 (ghost.png)" in tr("ko", warning[0], **warning[1])
 
     shutil.copy(cards / "ghost.png", refs / "ghost.png")
     (refs / "chef").mkdir()

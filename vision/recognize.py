@@ -352,8 +352,11 @@ def portrait(image: np.ndarray) -> np.ndarray:
 
 def reference_files(path: str | Path) -> dict[str, list[Path]]:
     """The reference picture files of a folder by label, without reading them (see
-    ``read_references``). EnrolmentError when the folder is missing or holds no picture."""
+    ``read_references``); empty when it holds no picture. EnrolmentError when the folder is
+    missing."""
     root = Path(path)
+    if root.exists() and not root.is_dir():
+        raise EnrolmentError(f"reference folder {str(root)!r} is a file, not a folder")
     if not root.is_dir():
         raise EnrolmentError(f"reference folder {str(root)!r} does not exist")
     found: dict[str, list[Path]] = {}
@@ -370,8 +373,6 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
             continue
         if files:
             found.setdefault(label, []).extend(files)
-    if not found:
-        raise EnrolmentError(f"no .png or .jpg reference pictures in {str(root)!r}")
     return found
 
 
@@ -380,7 +381,10 @@ def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
     pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``
     are skipped. EnrolmentError when the folder is missing, holds no picture, or a picture
     cannot be read (the message names it)."""
-    return read_reference_files(reference_files(path))
+    files = reference_files(path)
+    if not files:
+        raise EnrolmentError(f"no .png or .jpg reference pictures in {str(Path(path))!r}")
+    return read_reference_files(files)
 
 
 def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndarray]]:

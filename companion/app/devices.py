@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import queue
 from dataclasses import dataclass
-from pathlib import Path
 
 from companion.app.inputs import BUTTON_NAMES, SEATS, from_reveal
 from companion.cards import display_name, identities_missing, label_identity
@@ -153,12 +152,7 @@ def card_tracker(references):
     from vision.tracking import RevealTracker  # noqa: PLC0415
 
     quiet_opencv()
-    try:
-        files = reference_files(references)
-    except EnrolmentError:
-        if not Path(references).is_dir():
-            raise  # no such folder
-        files = {}  # enrolment stopped before the first picture
+    files = reference_files(references)  # EnrolmentError: no such folder
     missing = identities_missing(files)
     if missing:
         names = " or the ".join(display_name(i) for i in missing)
@@ -168,10 +162,8 @@ def card_tracker(references):
             ("warn.cards_missing", {"cards": missing}))
     try:
         pictures = read_reference_files(files)
-    except EnrolmentError as err:
-        if err.path is None:
-            raise
-        shown = Path(err.path).relative_to(references)  # as listed: inside the folder
+    except EnrolmentError as err:  # read_reference_files names the file and its card
+        shown = err.path.relative_to(references)  # as listed: inside the folder
         raise ReferencesUnusable(str(err), ("warn.card_unreadable", {
             "card": label_identity(err.label) or err.label, "file": str(shown)})) from err
     return RevealTracker(CardReader(Recognizer(pictures)))
