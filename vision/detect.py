@@ -655,12 +655,11 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
 
 
 def _inside_share(q: np.ndarray, fill: np.ndarray, x: int, y: int) -> float:
-    """The share of quad ``q`` lying on the mask ``fill`` (whose top left is at x, y)."""
+    """The share of quad ``q`` lying on the mask ``fill`` (whose top left is at x, y); ``q``
+    reaches into the mask's box (a corner place has its corner on the outline)."""
     ring = np.int32(np.round(q - (x, y)))
     x0, y0 = np.maximum(ring.min(axis=0), 0).tolist()
     x1, y1 = np.minimum(ring.max(axis=0) + 1, fill.shape[::-1]).tolist()
-    if x1 <= x0 or y1 <= y0:
-        return 0.0
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)  # what lies off it is off the mask too
     cv2.fillConvexPoly(mask, ring - (x0, y0), 255)
     on = cv2.countNonZero(cv2.bitwise_and(mask, fill[y0:y1, x0:x1]))
