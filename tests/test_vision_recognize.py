@@ -157,6 +157,30 @@ def test_a_card_never_enrolled_is_not_named_with_photographed_references(deck, o
     assert seen >= 5
 
 
+def test_photos_are_cut_only_when_at_least_half_the_pictures_are_photos(deck):
+    from vision.recognize import cards_cut_out
+
+    photos = _photographed(deck, on_mat=False)
+    labels = sorted(deck)
+    for n_photos, cut in ((3, True), (2, False)):
+        refs = {k: photos[k] if i < n_photos else [deck[k]] for i, k in enumerate(labels)}
+        out, left_whole = cards_cut_out(refs)
+        shrunk = [out[k][0].shape[0] < refs[k][0].shape[0] for k in labels[:n_photos]]
+        assert shrunk == [cut] * n_photos, n_photos
+        assert all(out[k][0] is refs[k][0] for k in labels[n_photos:])  # the scans
+        # Among photos, a scan is a picture no card was found on: named, to be checked.
+        assert left_whole == (labels[n_photos:] if cut else [])
+
+
+def test_references_are_turned_the_same_way_up(deck):
+    from vision.recognize import _same_way_up
+
+    pics = [(i, deck[k]) for i, k in enumerate(sorted(deck))]
+    turned = [(i, cv2.rotate(p, cv2.ROTATE_180) if i in (1, 4) else p) for i, p in pics]
+    for (i, want), (j, got) in zip(pics, _same_way_up(turned), strict=True):
+        assert i == j and np.array_equal(got, want), i
+
+
 def test_scans_are_never_cut_down_to_their_picture_panels(deck):
     from vision.recognize import cards_cut_out
 

@@ -605,7 +605,7 @@ class Recognizer:
         smalls = [cv2.resize(pic, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA)
                   for _, pic in pics]
         fine = np.vstack([_fine_vector(small) for small in smalls])
-        self._fine_grey = [_fine_grey(small) for small in smalls]
+        self._fine_greys = [_fine_grey(small) for small in smalls]
         self._fine_owner = np.asarray([li for li, _ in pics], np.int32)
         self._fine_weight = _differ_weight(fine, self._fine_owner, len(self.labels))
         if self._fine_weight is not None:  # else no closer look: the cards differ nowhere
@@ -811,7 +811,7 @@ class Recognizer:
         way, k = np.unravel_index(int(np.argmax(sims)), sims.shape)
         if way:
             card = cv2.rotate(card, cv2.ROTATE_180)
-        q = _unit(_fine_vector(_align(card, self._fine_grey[rows[k]])) * self._fine_weight)
+        q = _unit(_fine_vector(_align(card, self._fine_greys[rows[k]])) * self._fine_weight)
         sims = self._fine[rows] @ q
         k = int(np.argmax(sims))
         top, corr = self._fine[rows[k]], float(sims[k])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from companion.cards import (  # no numpy: the command line starts quickly
     IDENTITIES,
+    display_name,
     identities_missing,
     label_identity,
 )
@@ -199,7 +200,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
 
-    left = [pretty(i) for i in identities_missing(recognizer.labels)]
+    left = [display_name(i) for i in identities_missing(recognizer.labels)]
     if left and all(label_identity(label) for label in labels):  # the game's cards
         print(f"Still without a picture: {', '.join(left)}. The table reads cards with the "
               "camera only once every card has one (a card never enrolled could be taken for "
