@@ -301,25 +301,31 @@ def bench_other_deck(n: int, seed: int) -> None:
         rec = Recognizer({k: [v] for k, v in deck.items()})
         print(f"another deck ({name}), {n} scenes per arrangement:")
         for arrangement in ("spread", "touching", "pile"):
-            tot = np.zeros(7, int)
-            for i in range(n):
-                sc = S.random_scene(deck, seed + i, arrangement=arrangement)
-                rd = rec.read(sc.image)
-                tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
-            vis, hit, mis, unk, fa, partial, det = tot
+            scenes = [S.random_scene(deck, seed + i, arrangement=arrangement) for i in range(n)]
+            vis, hit, mis, unk, fa, partial, det = _read_all(rec, scenes)
             print(f"  {arrangement:<9} recall {hit / max(1, vis):6.1%} of {vis}, named right "
                   f"{(hit - unk) / max(1, vis):6.1%}, misreads {mis}, false alarms {fa}/{det}")
-        bench_whole(deck, rec, n, seed)
-        bench_photographed(deck, n, seed)
+            if arrangement == "spread":
+                spread = scenes
+        bench_whole(rec, spread)
+        bench_photographed(deck, spread, seed)
 
 
-def bench_whole(deck, rec, n: int, seed: int) -> None:
-    """Each fully visible card of the spread scenes cut out with a margin (a tenth of its
+def _read_all(rec, scenes) -> np.ndarray:
+    """``score_frame`` summed over the scenes, each read by ``rec``."""
+    tot = np.zeros(7, int)
+    for sc in scenes:
+        rd = rec.read(sc.image)
+        tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
+    return tot
+
+
+def bench_whole(rec, scenes) -> None:
+    """Each fully visible card of the (spread) scenes cut out with a margin (a tenth of its
     size in all), read whole (``recognize --whole``)."""
     right = wrong = unknown = 0
     spent = 0.0
-    for i in range(n):
-        sc = S.random_scene(deck, seed + i, arrangement="spread")
+    for sc in scenes:
         for card in sc.cards:
             if not card.fully_visible:
                 continue
@@ -336,18 +342,12 @@ def bench_whole(deck, rec, n: int, seed: int) -> None:
           f"{unknown} unknown; {spent / max(1, total) * 1000:.1f} ms a card")
 
 
-def bench_photographed(deck, n: int, seed: int) -> None:
+def bench_photographed(deck, scenes, seed: int) -> None:
     """The deck enrolled from photos of each card lying alone on a table (``table_photo``,
-    mats of every kind), then read on the spread scenes."""
+    mats of every kind), then read on the (spread) scenes."""
     refs = {k: [S.table_photo(k, v, seed + 500 + j)]
             for j, (k, v) in enumerate(sorted(deck.items()))}
-    rec = Recognizer(refs)
-    tot = np.zeros(7, int)
-    for i in range(n):
-        sc = S.random_scene(deck, seed + i, arrangement="spread")
-        rd = rec.read(sc.image)
-        tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
-    vis, hit, mis, unk, fa, partial, det = tot
+    vis, hit, mis, unk, fa, partial, det = _read_all(Recognizer(refs), scenes)
     print(f"  enrolled from photos on a table, spread: named right {(hit - unk) / max(1, vis):6.1%}"
           f" of {vis}, misreads {mis}")
 
