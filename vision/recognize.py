@@ -977,9 +977,8 @@ class Recognizer:
             m = self.glance_quad(image, card)
             if m.label is not None:
                 # In a pile the middle of a card named may lie under this one: it stays.
-                unknown = [r for r in readings if r.label is None]
-                readings = [r for r in readings if r.label is not None] + _in_place_of(
-                    Reading(m.label, m.score, card), _unknown_under(card, unknown), unknown)
+                on = _unknown_under(card, readings, named_below=True)
+                readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
         return readings
 
     def _inside_named(self, image: np.ndarray, corners: np.ndarray,
@@ -1106,15 +1105,19 @@ def _over_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
         r.label is not None and quad_iou(quad, r.corners) > 0.3 for r in readings)
 
 
-def _unknown_under(quad: np.ndarray, readings: Sequence[Reading]) -> list[bool] | None:
-    """For each reading, whether its middle lies inside ``quad``; None when one of those is
-    named (then ``quad`` holds cards: a block, a mat, a tray, and is no card itself)."""
+def _unknown_under(quad: np.ndarray, readings: Sequence[Reading], *,
+                   named_below: bool = False) -> list[bool] | None:
+    """For each reading, whether it is unknown and its middle lies inside ``quad``; None when
+    a named one's does (then ``quad`` holds cards: a block, a mat, a tray, and is no card
+    itself), unless ``named_below`` (the top card of a pile lies over the card named below:
+    that one is not under it in this sense)."""
     from vision.detect import _centre
 
     on = [_inside(quad, _centre(r.corners)) for r in readings]
-    if any(o and r.label is not None for o, r in zip(on, readings, strict=True)):
+    if not named_below and any(o and r.label is not None for o, r in zip(on, readings,
+                                                                          strict=True)):
         return None
-    return on
+    return [o and r.label is None for o, r in zip(on, readings, strict=True)]
 
 
 def _in_place_of(card: Reading, on: Sequence[bool], readings: Sequence[Reading]
