@@ -340,6 +340,11 @@ def test_unsure_first_look_leaves_it_to_the_features(deck):
     before = rec.fast_named
     assert rec.classify_quad(covered, corners).label == "vampire"  # named by its features
     assert rec.fast_named == before
+    # A whole picture counts the same way: named at first look, or by its features.
+    assert rec.classify(warp_quad(img, corners)).label == "vampire"
+    assert rec.fast_named == before + 1
+    assert rec.classify(warp_quad(covered, corners)).label == "vampire"
+    assert rec.fast_named == before + 1
 
 
 def test_no_first_look_without_card_shaped_references_or_with_too_few_cards(deck):

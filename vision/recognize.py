@@ -702,6 +702,7 @@ class Recognizer:
         """
         per, fast = self._whole_look(card_bgr)
         if fast.label is not None:
+            self.fast_named += 1
             return fast
         match = self._agreeing(self._decide(self._votes(card_bgr)), per)
         if match.label is None and find_card:
