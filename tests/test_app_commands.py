@@ -80,7 +80,7 @@ def test_missing_devices_are_reported_not_fatal():
     panel, why = open_panel(queue.Queue())  # this machine has no GPIO
     assert panel is None and "GPIO" in why
     camera, why_cam, warning = open_camera({"source": "nonexistent-device"}, queue.Queue())
-    assert camera is None and why_cam and warning == "warn.no_camera"
+    assert camera is None and why_cam and warning == ("warn.no_camera", {})
 
 
 def test_a_bad_pin_map_is_reported_not_fatal(tmp_path):
@@ -179,10 +179,10 @@ def test_references_that_leave_out_an_identity_keep_the_camera_off(tmp_path):
     # No such folder, or a file in its place: nothing to say about cards, just that the
     # camera is not used, and why.
     camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "none")
-    assert camera is None and warning == "warn.no_camera" and "does not exist" in why
+    assert camera is None and warning == ("warn.no_camera", {}) and "does not exist" in why
     (tmp_path / "file").write_text("not a folder")
     camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), tmp_path / "file")
-    assert camera is None and warning == "warn.no_camera" and "is a file" in why
+    assert camera is None and warning == ("warn.no_camera", {}) and "is a file" in why
 
 
 def _warnings_shown(tmp_path, state, monkeypatch) -> list:
@@ -259,7 +259,7 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
     shown = _warnings_shown(tmp_path, state, monkeypatch)
     assert "ghost.png" in capsys.readouterr().err
     warning = ("warn.card_unreadable", {"card": "ghost", "file": "ghost.png"})
-    assert warning in shown and "warn.no_camera" not in shown
+    assert warning in shown and ("warn.no_camera", {}) not in shown
     assert tr("en", warning[0], **warning[1]).startswith(
         "The picture of Ghost cannot be read (ghost.png)")
     assert "유령 카드 사진을 읽을 수 없습니다 (ghost.png)" in tr("ko", warning[0], **warning[1])

@@ -170,7 +170,7 @@ def test_a_missing_card_art_folder_falls_back_to_drawn_cards(monkeypatch, tmp_pa
 
 def test_warnings_stay_visible_when_a_device_is_missing():
     ctl, panel = SCENES["turn"]()
-    screen = TableScreen((1280, 720), warnings=["warn.no_camera"])
+    screen = TableScreen((1280, 720), warnings=[("warn.no_camera", {})])
     screen.draw(pygame.Surface((1280, 720)), ctl)
     assert any(tr("en", "warn.no_camera") in key[0] for key in screen._text)
 

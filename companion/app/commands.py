@@ -223,7 +223,7 @@ def cmd_demo(args) -> int:
         args.fast and args.exit_when_over and not os.environ.get("DISPLAY")
         and not os.environ.get("WAYLAND_DISPLAY"))
     game = log = None
-    warnings: list[str] = []
+    warnings: list[tuple[str, dict]] = []  # (catalogue key, its arguments)
     if args.log is not None:
         try:
             game, log, notice = resume_or_new(args.log)
@@ -233,7 +233,7 @@ def cmd_demo(args) -> int:
         if notice:
             print(f"companion: {notice}")
         if game is not None:
-            warnings.append("warn.resumed")
+            warnings.append(("warn.resumed", {}))
     rng = random.Random(args.seed)
     inputs: queue.Queue = queue.Queue()
     panel = virtual_panel(inputs)
@@ -251,13 +251,13 @@ def cmd_demo(args) -> int:
     camera_clock = (lambda: now[0]) if fast else time.monotonic
     camera_feed = sim_camera = None
     if args.no_camera:
-        warnings.append("warn.no_camera")
+        warnings.append(("warn.no_camera", {}))
     else:
         camera_feed, sim_camera, why = synthetic_camera(camera_clock, rng.randrange(1 << 30),
                                                         inputs, settle=0.3 if fast else 0.6)
         if camera_feed is None:
             print(f"companion: warning: {why}; cards are picked on the screen", file=sys.stderr)
-            warnings.append("warn.no_camera")
+            warnings.append(("warn.no_camera", {}))
 
     def open_log(event):
         if args.log is None:
@@ -373,13 +373,13 @@ def cmd_run(args) -> int:
         kiosk.stop()
         return 2
     inputs: queue.Queue = queue.Queue()
-    warnings = []
+    warnings: list[tuple[str, dict]] = []
     panel, why = open_panel(inputs, cfg["pins"])
     virtual = panel is None
     if virtual:
         print(f"companion: warning: no GPIO panel ({why}); dials and buttons on screen",
               file=sys.stderr)
-        warnings.append("warn.no_gpio")
+        warnings.append(("warn.no_gpio", {}))
         panel = virtual_panel(inputs)
     camera, why, warning = open_camera(cfg["camera"], inputs, cfg["references"])
     if camera is None:

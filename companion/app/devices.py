@@ -171,7 +171,7 @@ def card_tracker(references):
 
 def open_camera(config, inputs: queue.Queue, references=None):
     """(CameraFeed on the configured camera, None, None), or (None, reason, what the table's
-    screen says instead: an i18n key, or a key and its arguments).
+    screen says instead: an i18n key and its arguments).
 
     references: the folder of enrolled card pictures (default: the card art in assets/cards).
     A camera that is configured but not answering still gives a feed: it keeps retrying and
@@ -184,13 +184,14 @@ def open_camera(config, inputs: queue.Queue, references=None):
 
         tracker = card_tracker(refs)
     except ImportError as err:
-        return None, f"card recognition is not installed ({err})", "warn.no_camera"
+        return None, f"card recognition is not installed ({err})", ("warn.no_camera", {})
     except ReferencesUnusable as err:
         return None, f"cannot use the card references in {refs}: {err}", err.warning
     except (ValueError, OSError) as err:
-        return None, f"cannot use the card references in {refs}: {err}", "warn.no_camera"
+        why = f"cannot use the card references in {refs}: {err}"
+        return None, why, ("warn.no_camera", {})
     try:
         source = open_source(dict(config))
     except Exception as err:  # a bad camera setting: keep playing with the picker
-        return None, str(err), "warn.no_camera"
+        return None, str(err), ("warn.no_camera", {})
     return CameraFeed(source, tracker, inputs), None, None

@@ -48,14 +48,14 @@ class TableScreen:
     whose lights are drawn as the health candles, or None to draw them from the state."""
 
     def __init__(self, size: tuple[int, int], *, panel=None,
-                 warnings: list[str | tuple[str, dict]] | None = None,
+                 warnings: list[tuple[str, dict]] | None = None,
                  card_art: bool = True):
         self.size = size
         self.scale = min(size[0] / BASE_W, size[1] / BASE_H)
         # On a small display the words that matter most are drawn larger than the grid.
         self.boost = 1.0 if self.scale >= 0.9 else 1.25
         self.panel = panel
-        # Catalogue keys (or key and arguments) of missing devices, always shown.
+        # Catalogue keys and their arguments: missing devices, always shown.
         self.warnings = list(warnings or [])
         self.card_art = card_art  # False: plain drawn cards (reference images stay put)
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
@@ -475,11 +475,10 @@ class TableScreen:
         message = ctl.message
         warnings = list(self.warnings)
         if getattr(ctl, "camera_expected", False) and not ctl.camera:
-            warnings.append("warn.camera_waiting")
+            warnings.append(("warn.camera_waiting", {}))
         if message is None and warnings:  # a missing device stays in sight
             message = ("warn.joined", {"text": "  ".join(
-                tr(lang, w) if isinstance(w, str) else tr(lang, w[0], **w[1])
-                for w in warnings)})
+                tr(lang, key, **args) for key, args in warnings)})
         if message:
             mkey, margs = message
             msg = tr(lang, mkey, **margs)
