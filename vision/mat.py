@@ -7,6 +7,7 @@ wherever it is mounted; the two reveal slots are where cards are laid face up in
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,6 +17,7 @@ MAT_W_MM = 420.0
 MAT_H_MM = 297.0
 CARD_W_MM = 63.0
 CARD_H_MM = 88.0
+CARD_ASPECT = CARD_H_MM / CARD_W_MM  # long side / short side
 
 ARUCO_DICT = "DICT_4X4_50"
 MARKER_MM = 40.0
@@ -72,6 +74,19 @@ def zone_corners_mm(zone: Zone) -> np.ndarray:
     """The slot's four corners in mm, clockwise from its top-left."""
     return np.array([(zone.x, zone.y), (zone.x + zone.w, zone.y),
                      (zone.x + zone.w, zone.y + zone.h), (zone.x, zone.y + zone.h)], np.float32)
+
+
+def card_corners(cx: float, cy: float, width: float = CARD_W_MM, turn: float = 0.0
+                 ) -> np.ndarray:
+    """A card's four corners (clockwise from its top-left) when it lies centred at (cx, cy),
+    its short side ``width`` long (default: in mat mm), turned ``turn`` degrees."""
+    h = width * CARD_ASPECT
+    a = math.radians(turn)
+    c, s = math.cos(a), math.sin(a)
+    local = np.float32([[-width / 2, -h / 2], [width / 2, -h / 2], [width / 2, h / 2],
+                        [-width / 2, h / 2]])
+    rot = np.float32([[c, -s], [s, c]])
+    return local @ rot.T + np.float32([cx, cy])
 
 
 def marker_corners_mm(marker_id: int) -> np.ndarray:

@@ -27,7 +27,7 @@ from vision import mat as M
 from vision.frames import Frame
 from vision.recognize import portrait, read_references
 
-CARD_ASPECT = M.CARD_H_MM / M.CARD_W_MM  # long side / short side
+CARD_ASPECT = M.CARD_ASPECT
 DECK_DIR = Path(__file__).resolve().parents[1] / "assets" / "cards"
 
 
@@ -319,16 +319,6 @@ def _project(hm: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.float32(pts).reshape(-1, 1, 2), hm).reshape(-1, 2)
 
 
-def _card_plane_corners(cx, cy, width, angle_deg):
-    h = width * CARD_ASPECT
-    a = math.radians(angle_deg)
-    c, s = math.cos(a), math.sin(a)
-    local = np.float32([[-width / 2, -h / 2], [width / 2, -h / 2], [width / 2, h / 2],
-                        [-width / 2, h / 2]])
-    rot = np.float32([[c, -s], [s, c]])
-    return local @ rot.T + np.float32([cx, cy])
-
-
 def _overlap(poly_a: np.ndarray, poly_b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(np.float32(poly_a), np.float32(poly_b))
     return float(inter)
@@ -391,9 +381,9 @@ def random_scene(cards: Mapping[str, np.ndarray], rng: np.random.Generator | int
             p = _project(hinv, [[rng.uniform(0.1, 0.9) * W, rng.uniform(0.1, 0.9) * H]])[0]
             c, ang = p, rng.uniform(0, 360)
             # Pick the plane width that gives about card_px in the picture at this spot.
-            probe = _project(hm, _card_plane_corners(c[0], c[1], card_px, ang))
+            probe = _project(hm, M.card_corners(c[0], c[1], card_px, ang))
             width = card_px * card_px / max(1.0, float(np.linalg.norm(probe[1] - probe[0])))
-        corners = _card_plane_corners(c[0], c[1], width, ang)
+        corners = M.card_corners(c[0], c[1], width, ang)
         img_c = _project(hm, corners)
         if (img_c.min(axis=0) < 2).any() or img_c[:, 0].max() > W - 3 or img_c[:, 1].max() > H - 3:
             continue
@@ -469,7 +459,7 @@ def zone_card_corners(zone: str, dx: float = 0.0, dy: float = 0.0, angle: float 
     """A card's corners in mat mm when it lies in ``zone``, shifted and turned a little."""
     z = next(z for z in M.ZONES if z.name == zone)
     cx, cy = z.x + z.w / 2 + dx, z.y + z.h / 2 + dy
-    return _card_plane_corners(cx, cy, M.CARD_W_MM, angle)
+    return M.card_corners(cx, cy, M.CARD_W_MM, angle)
 
 
 def table_photo(label: str, card: np.ndarray, rng: np.random.Generator | int = 0, *,
