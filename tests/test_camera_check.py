@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_centre
 
-from vision.camera_check import check_frame
-from vision.mat import MARKERS
+from vision import synthetic as S
+from vision.camera_check import MIN_CARD_PX, RED, check_frame
+from vision.detect import find_cards, quad_iou
+from vision.mat import MARKERS, ZONES
 
 
 def test_mat_and_cards_in_plain_words():
@@ -44,5 +46,56 @@ def test_mat_partly_or_not_in_view():
     blank = np.full((480, 640, 3), 100, np.uint8)
     report = check_frame(blank, find_cards=find_coloured_cards)
     assert report.mat is None
+    assert report.slots == [] and len(report.lines) == 2  # no slots to say anything about
     assert report.lines[0] == ("The mat's markers are not in view: none of the mat's four "
                                "corner squares is in view. Point the camera at the whole mat.")
+
+
+def _mat_picture(size=(640, 480), tilt=0.12):
+    deck = S.load_deck()
+    return S.mat_scene(deck, {"a": "ghost", "b": "cook"}, size=size, tilt=tilt, rng=3)
+
+
+def _found(scene) -> int:
+    """How many of the scene's cards finding finds."""
+    cards = find_cards(scene.image)
+    return sum(max((quad_iou(c.corners, q) for q in cards), default=0.0) > 0.7
+               for c in scene.cards)
+
+
+def test_a_camera_above_the_mat_sees_cards_in_the_slots_clearly():
+    scene = _mat_picture()
+    report = check_frame(scene.image, find_cards=find_cards)
+    assert [look.zone for look in report.slots] == ["a", "b"]
+    assert all(look.card_shaped and not look.too_small for look in report.slots)
+    px = round(min(look.card_px for look in report.slots))
+    assert 70 <= px <= 100  # a card 63 mm wide on a 420 mm mat about 600 pixels across
+    assert report.lines[2] == f"A card in a slot looks {px} pixels wide: clear enough to read."
+    assert _found(scene) == 2
+
+
+def test_a_camera_looking_from_the_side_is_told_to_move():
+    scene = _mat_picture(tilt=0.5)
+    report = check_frame(scene.image, find_cards=find_cards)
+    assert report.mat is not None
+    assert not any(look.card_shaped for look in report.slots)
+    assert report.lines[2] == ("A card in slot a or b may not be found: the camera sees the mat "
+                               "too much from the side. Mount it more nearly straight above the "
+                               "mat.")
+    assert _found(scene) == 0  # as said: finding does not take them for cards
+    # The slots are drawn in red.
+    slot_a = report.mat.mat_to_image(np.float32([[ZONES[0].x, ZONES[0].y]]))[0]
+    x, y = np.round(slot_a).astype(int)
+    patch = report.picture[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3)
+    assert any(tuple(int(v) for v in p) == RED for p in patch)
+
+
+def test_a_camera_too_far_away_is_told_to_come_closer():
+    scene = _mat_picture(size=(280, 210))
+    report = check_frame(scene.image, find_cards=find_cards)
+    assert all(look.card_shaped and look.too_small for look in report.slots)
+    px = round(min(look.card_px for look in report.slots))
+    assert px < MIN_CARD_PX
+    assert report.lines[2] == (f"A card in slot a or b would look only {px} pixels wide "
+                               f"({MIN_CARD_PX} or more reads well): bring the camera closer to "
+                               "the mat, or give it a larger picture.")

@@ -54,6 +54,19 @@ def test_camera_check_mat_not_in_view(tmp_path, capsys):
     assert "The mat's markers are not in view: none of the mat's" in capsys.readouterr().out
 
 
+def test_camera_check_fails_when_a_card_in_a_slot_would_not_be_read(tmp_path, capsys):
+    from vision import synthetic as S
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    steep = S.mat_scene(S.load_deck(), {"a": "ghost"}, tilt=0.5, rng=3)
+    cv2.imwrite(str(folder / "1.png"), steep.image)
+    assert run(["camera-check", "--source", str(folder), "--out", str(tmp_path / "x.png")]) == 1
+    text = capsys.readouterr().out
+    assert "Mat found" in text and "Mount it more nearly straight above the mat." in text
+    assert (tmp_path / "x.png").is_file()  # the picture is saved all the same
+
+
 def test_camera_check_missing_camera_and_bad_settings(tmp_path, capsys):
     code = run(["camera-check", "--source", f"folder:{tmp_path / 'none'}", "--timeout", "0.2",
                 "--out", str(tmp_path / "x.png")])

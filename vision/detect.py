@@ -354,6 +354,13 @@ def _inter(a, b):
     return float(v)
 
 
+def card_shaped(quad: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether finding would take a card outline with these corners (4 x 2, picture pixels,
+    in order around it) in a picture of ``size`` (w, h) for a card, by its shape and size
+    alone: what a card seen from too far or too much from the side fails."""
+    return _card_shaped(np.asarray(quad, np.float32).reshape(4, 2), float(size[0] * size[1]))
+
+
 def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None
                ) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card

@@ -120,8 +120,10 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     for line in report.lines:
         print(line)
     out = args.out
+    ready = report.mat is not None and not any(
+        look.too_small or not look.card_shaped for look in report.slots)
     if out is None and _show(report.picture):
-        return 0 if report.mat is not None else 1
+        return 0 if ready else 1
     out = out or Path("camera-check.png")
     if out.suffix.lower() != ".png":
         out = out.with_suffix(out.suffix + ".png") if out.suffix else out.with_suffix(".png")
@@ -134,7 +136,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         print(f"Could not save the picture to {str(out)!r}.", file=sys.stderr)
         return 1
     print(f"Picture saved to {out}.")
-    return 0 if report.mat is not None else 1
+    return 0 if ready else 1
 
 
 def _show(picture) -> bool:
