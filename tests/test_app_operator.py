@@ -290,6 +290,11 @@ def test_camera_check_says_what_the_app_knows_in_plain_words():
     ctl.handle(Taken("a"))
     ctl.handle(Taken("b"))
     assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
+    ctl.set_mat_found(True, ("a", "b"))  # a camera seeing the mat too much from the side
+    assert camera_line(ctl, "en").startswith(
+        "Camera: working, mat found, but it sees slot A/B too much from the side or from too "
+        "far to read cards there.")
+    assert "A/B 칸을 너무 옆에서나" in camera_line(ctl, "ko")
     ctl.set_camera(False)
     assert camera_line(ctl, "en") == "Camera: not answering. Cards are picked on the screen."
 
@@ -297,6 +302,7 @@ def test_camera_check_says_what_the_app_knows_in_plain_words():
 def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
     class Tracker:
         mat = None
+        slots_poor = ()
 
     class Feed:
         working = True
@@ -317,6 +323,10 @@ def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
     app.step()
     assert ctl.mat_found is True
     assert ctl.version > version  # so the open menu's camera line is drawn again
+    Feed.tracker.slots_poor = ("b",)  # the camera was knocked askew
+    t[0] += 0.5
+    app.step()
+    assert ctl.slots_poor == ("b",)
 
 
 def test_cards_laid_while_the_menu_is_open_show_in_its_camera_check():

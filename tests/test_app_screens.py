@@ -183,6 +183,20 @@ def test_a_camera_that_stopped_answering_is_said_on_screen():
     assert any(tr("en", "warn.camera_waiting") in key[0] for key in screen._text)
 
 
+def test_a_slot_the_camera_may_not_read_is_said_on_screen_until_it_can():
+    ctl, _ = SCENES["turn"]()
+    screen = TableScreen((1280, 720))
+    ctl.set_mat_found(True, ("b",))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    said = tr("en", "warn.slots_poor", slots="B")
+    assert said.startswith("The camera may not read cards in slot B: ask the staff")
+    assert any(said in key[0] for key in screen._text)
+    ctl.set_mat_found(True, ())  # the camera was mounted again
+    screen._text.clear()
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert not any("may not read cards" in key[0] for key in screen._text)
+
+
 def _play_with(deliver, seed=41, players=3, limit=20_000):
     """A whole game where the simulated players' presses reach the app only through
     `deliver(app, press)` (keys or touches)."""

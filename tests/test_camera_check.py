@@ -6,9 +6,9 @@ import numpy as np
 from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_centre
 
 from vision import synthetic as S
-from vision.camera_check import MIN_CARD_PX, RED, check_frame
+from vision.camera_check import RED, check_frame
 from vision.detect import find_cards, quad_iou
-from vision.mat import MARKERS, ZONES
+from vision.mat import MARKERS, MIN_CARD_PX, ZONES
 
 
 def test_mat_and_cards_in_plain_words():

@@ -263,6 +263,20 @@ def test_an_unreadable_card_asks_for_the_picker():
     assert events == [CardUnsure("b")]
 
 
+def test_slots_seen_too_much_from_the_side_are_named():
+    from vision import synthetic as S
+
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
+    tracker.feed(Table().frame())
+    assert tracker.slots_poor == () and tracker.message == "Mat found."
+    steep = S.mat_scene(S.load_deck(), {}, tilt=0.5, rng=3)
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
+    tracker.feed(Frame(steep.image, 0.0))
+    assert tracker.mat is not None and tracker.slots_poor == ("a", "b")
+    assert tracker.message == ("Mat found, but a card in slot a or b may not be read: see "
+                               "companion camera-check.")
+
+
 def test_no_mat_no_events_and_a_clear_message():
     rec = ColourRecognizer()
     tracker = RevealTracker(rec, stable_frames=1)

@@ -10,13 +10,14 @@ from typing import Any
 import numpy as np
 
 from vision.mat import (
+    MIN_CARD_PX,
     ZONES,
     MatView,
-    Zone,
-    card_corners,
+    SlotLook,
     describe_markers,
     detect_markers,
     mat_from_markers,
+    slot_looks,
     zone_corners_mm,
 )
 
@@ -27,45 +28,6 @@ class SeenCard:
     score: float | None  # None when no recogniser was used
     corners: np.ndarray  # 4x2 image px
     zone: str | None  # the slot it lies in, None if outside the slots or the mat is unknown
-
-
-# How a card may lie in its slot: turned up to this many degrees either way.
-SLOT_TURNS = (-15.0, 0.0, 15.0)
-# Cards are read well from about this many pixels across (their short side). Measured on
-# pictures of the mat with a card in each slot: all 48 found and named at 43 pixels, 44 of 48
-# at 38, 29 of 48 at 33.
-MIN_CARD_PX = 40
-
-
-@dataclass(frozen=True)
-class SlotLook:
-    """How a card lying in a slot looks to the camera."""
-
-    zone: str
-    card_px: float  # its short side in picture pixels (the least of SLOT_TURNS)
-    card_shaped: bool  # whether finding takes its outline for a card at each of SLOT_TURNS
-
-    @property
-    def too_small(self) -> bool:
-        return self.card_px < MIN_CARD_PX
-
-
-def slot_looks(view: MatView, size: tuple[int, int]) -> list[SlotLook]:
-    """How a card lying in each slot looks in a picture of ``size`` (w, h) with the mat where
-    ``view`` puts it: seen from too far, or too much from the side, it is not found."""
-    from vision.detect import card_shaped
-
-    looks = []
-    for zone in ZONES:
-        quads = [view.mat_to_image(_card_in(zone, turn)) for turn in SLOT_TURNS]
-        short = min(min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)) for q in quads)
-        looks.append(SlotLook(zone.name, float(short),
-                              all(card_shaped(q, size) for q in quads)))
-    return looks
-
-
-def _card_in(zone: Zone, turn: float) -> np.ndarray:
-    return card_corners(zone.x + zone.w / 2, zone.y + zone.h / 2, turn=turn)
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,7 +145,7 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
                                       np.array(ids, np.int32).reshape(-1, 1), GREEN)
     if view is not None:
         cv2.polylines(out, [view.outline_px().astype(np.int32)], True, GREEN, thick, cv2.LINE_AA)
-        poor = {look.zone for look in slots if not look.card_shaped or look.too_small}
+        poor = {look.zone for look in slots if look.poor}
         for zone in ZONES:
             colour = RED if zone.name in poor else SLOT_COLOUR
             quad = view.mat_to_image(zone_corners_mm(zone)).astype(np.int32)

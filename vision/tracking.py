@@ -30,6 +30,7 @@ from vision.mat import (
     describe_markers,
     detect_markers,
     mat_from_markers,
+    slot_looks,
 )
 
 # Cards are looked for only where one lying in a slot can be: the slots, widened each way by
@@ -261,6 +262,9 @@ class RevealTracker:
         self.mat: MatView | None = None
         self._mat_t: float | None = None
         self.markers_seen: tuple[int, ...] = ()
+        # The slots where a card may go unread, seen too much from the side or from too far
+        # (``vision.mat.slot_looks``), as the mat was last found.
+        self.slots_poor: tuple[str, ...] = ()
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
         self._last_small: np.ndarray | None = None
         self._last_readings: dict[str, ZoneReading] | None = None
@@ -334,7 +338,12 @@ class RevealTracker:
         view = mat_from_markers(markers)
         if view is not None:
             self.mat, self._mat_t = view, t
-            self.message = "Mat found."
+            size = (image.shape[1], image.shape[0])
+            self.slots_poor = tuple(look.zone for look in slot_looks(view, size, self.zones)
+                                    if look.poor)
+            self.message = "Mat found." if not self.slots_poor else (
+                f"Mat found, but a card in slot {' or '.join(self.slots_poor)} may not be "
+                "read: see companion camera-check.")
         elif self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         else:

@@ -120,6 +120,7 @@ class Controller:
         self.shutdown = shutdown
         self.menu: OperatorMenu | None = None
         self.mat_found: bool | None = None  # the camera sees the mat (None: not known)
+        self.slots_poor: tuple[str, ...] = ()  # slots where the camera may not read a card
         self._combo = Combination()
         self._deferred: list = []  # camera readings that came while the menu was open
         self.phase = "setup_join"
@@ -245,10 +246,11 @@ class Controller:
         self._say(key, **args)
         self.version += 1
 
-    def set_mat_found(self, found: bool | None) -> None:
-        """The camera found the mat or lost it (None: not known), for the camera check."""
-        if found != self.mat_found:
-            self.mat_found = found
+    def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = ()) -> None:
+        """The camera found the mat or lost it (None: not known), for the camera check, and the
+        slots it sees too much from the side or from too far to read a card there (``poor``)."""
+        if found != self.mat_found or poor != self.slots_poor:
+            self.mat_found, self.slots_poor = found, poor
             self.version += 1
 
     def slots_seen(self) -> dict[str, str]:

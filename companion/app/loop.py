@@ -159,7 +159,9 @@ class App:
         self._next_look = now + QUIET_LOOK_EVERY
         self.ctl.set_camera(self.camera.working)
         if tracker is not None and hasattr(tracker, "mat"):
-            self.ctl.set_mat_found(tracker.mat is not None)  # for the operator's camera check
+            # For the operator's camera check, and a warning while a slot may go unread.
+            self.ctl.set_mat_found(tracker.mat is not None,
+                                   tuple(getattr(tracker, "slots_poor", ())))
 
     def _lights(self):
         """What the virtual panel's lights look like, or just how often they changed when the

@@ -89,6 +89,8 @@ def camera_status(ctl) -> tuple[str, list[tuple[str, str]]]:
         return "cam.lost", []
     if ctl.mat_found is False:
         return "cam.no_mat", []
+    if ctl.mat_found and ctl.slots_poor:
+        return "cam.slots_poor", []
     seen = [(zone.upper(), ident) for zone, ident in sorted(ctl.slots_seen().items())]
     key = "cam.mat" if ctl.mat_found else "cam.on"
     return (key if seen else key + "_empty"), seen

@@ -28,7 +28,12 @@ def camera_line(ctl, lang: str) -> str:
     """The camera check's one line, in the players' language."""
     key, seen = camera_status(ctl)
     cards = ", ".join(f"{zone} {card_name(lang, ident)}" for zone, ident in seen)
-    return tr(lang, key, cards=cards)
+    return tr(lang, key, cards=cards, slots=slot_names(ctl.slots_poor))
+
+
+def slot_names(zones) -> str:
+    """Slots as the table's screen names them: "A", "A/B"."""
+    return "/".join(zone.upper() for zone in zones)
 
 
 def row_values(ctl, lang: str) -> list[str]:

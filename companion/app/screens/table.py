@@ -21,7 +21,7 @@ from companion.app.i18n import (
 )
 from companion.app.inputs import Press
 from companion.app.screens.assets import card_art, font_path
-from companion.app.screens.operator import draw_menu
+from companion.app.screens.operator import draw_menu, slot_names
 from companion.app.screens.palette import (
     BAD,
     BG,
@@ -476,6 +476,8 @@ class TableScreen:
         warnings = list(self.warnings)
         if getattr(ctl, "camera_expected", False) and not ctl.camera:
             warnings.append(("warn.camera_waiting", {}))
+        elif getattr(ctl, "slots_poor", ()):
+            warnings.append(("warn.slots_poor", {"slots": slot_names(ctl.slots_poor)}))
         if message is None and warnings:  # a missing device stays in sight
             message = ("warn.joined", {"text": "  ".join(
                 tr(lang, key, **args) for key, args in warnings)})
