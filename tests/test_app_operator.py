@@ -303,6 +303,7 @@ def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
     class Tracker:
         mat = None
         slots_poor = ()
+        examined = 0  # no frame looked at yet
 
     class Feed:
         working = True
@@ -315,6 +316,10 @@ def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
     ctl.handle(Press("operator"))  # the staff watch the camera check while setting up
     t = [1.0]
     app = App(ctl, camera=Feed(), clock=lambda: t[0])
+    app.step()
+    assert ctl.mat_found is None  # not known before the first frame
+    Feed.tracker.examined = 1
+    t[0] += 0.5
     app.step()
     assert ctl.mat_found is False
     version = ctl.version

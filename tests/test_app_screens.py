@@ -197,6 +197,18 @@ def test_a_slot_the_camera_may_not_read_is_said_on_screen_until_it_can():
     assert not any("may not read cards" in key[0] for key in screen._text)
 
 
+def test_a_camera_that_does_not_see_the_mat_is_said_on_screen():
+    ctl, _ = SCENES["turn"]()
+    screen = TableScreen((1280, 720))
+    said = tr("en", "warn.no_mat")
+    assert said.startswith("The camera does not see the mat: press OK to pick cards by hand")
+    screen.draw(pygame.Surface((1280, 720)), ctl)  # not known yet: nothing said
+    assert not any(said in key[0] for key in screen._text)
+    ctl.set_mat_found(False)
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any(said in key[0] for key in screen._text)
+
+
 def _play_with(deliver, seed=41, players=3, limit=20_000):
     """A whole game where the simulated players' presses reach the app only through
     `deliver(app, press)` (keys or touches)."""

@@ -143,6 +143,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.camera_waiting": "The camera is not answering: cards are picked on the screen.",
         "warn.slots_poor": "The camera may not read cards in slot {slots}: ask the staff to check "
                            "how it is mounted.",
+        "warn.no_mat": "The camera does not see the mat: press OK to pick cards by hand, and ask "
+                       "the staff to check the camera.",
         "menu.title": "Operator menu",
         "menu.hint": "Seat buttons 1-6 (or touch) choose; Back closes. The game waits, unchanged.",
         "menu.language": "Language",
@@ -294,6 +296,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.camera_waiting": "카메라가 응답하지 않습니다: 카드는 화면에서 고릅니다.",
         "warn.slots_poor": "카메라가 {slots} 칸의 카드를 읽지 못할 수 있습니다: 직원에게 카메라 "
                            "설치를 확인해 달라고 하세요.",
+        "warn.no_mat": "카메라가 매트를 보지 못합니다: OK를 눌러 카드를 직접 고르고, 직원에게 "
+                       "카메라를 확인해 달라고 하세요.",
         "menu.title": "운영자 메뉴",
         "menu.hint": "자리 버튼 1-6 (또는 터치)으로 고르고 Back으로 닫습니다. 게임은 그대로 "
                      "기다립니다.",

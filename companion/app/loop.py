@@ -159,8 +159,10 @@ class App:
         self._next_look = now + QUIET_LOOK_EVERY
         self.ctl.set_camera(self.camera.working)
         if tracker is not None and hasattr(tracker, "mat"):
-            # For the operator's camera check, and a warning while a slot may go unread.
-            self.ctl.set_mat_found(tracker.mat is not None,
+            # For the operator's camera check, and a warning while the mat is not seen or a
+            # slot may go unread. Not known until the tracker has looked at a frame.
+            looked = getattr(tracker, "examined", 1) > 0
+            self.ctl.set_mat_found(tracker.mat is not None if looked else None,
                                    tuple(getattr(tracker, "slots_poor", ())))
 
     def _lights(self):

@@ -476,6 +476,8 @@ class TableScreen:
         warnings = list(self.warnings)
         if getattr(ctl, "camera_expected", False) and not ctl.camera:
             warnings.append(("warn.camera_waiting", {}))
+        elif getattr(ctl, "mat_found", None) is False:
+            warnings.append(("warn.no_mat", {}))
         elif getattr(ctl, "slots_poor", ()):
             warnings.append(("warn.slots_poor", {"slots": slot_names(ctl.slots_poor)}))
         if message is None and warnings:  # a missing device stays in sight
