@@ -294,7 +294,7 @@ def test_camera_check_says_what_the_app_knows_in_plain_words():
     assert camera_line(ctl, "en").startswith(
         "Camera: working, mat found, but it sees slot A/B too much from the side or from too "
         "far to read cards there.")
-    assert "A/B 칸을 너무 옆에서나" in camera_line(ctl, "ko")
+    assert "A/B 칸을 비스듬히 또는 너무 멀리서" in camera_line(ctl, "ko")
     ctl.set_camera(False)
     assert camera_line(ctl, "en") == "Camera: not answering. Cards are picked on the screen."
 

@@ -201,12 +201,15 @@ def test_a_camera_that_does_not_see_the_mat_is_said_on_screen():
     ctl, _ = SCENES["turn"]()
     screen = TableScreen((1280, 720))
     said = tr("en", "warn.no_mat")
-    assert said.startswith("The camera does not see the mat: press OK to pick cards by hand")
+    assert said.startswith("The camera does not see the mat: when a card is to be laid, press OK")
+    shown = "The camera does not see the mat"  # the start of its first line on the screen
     screen.draw(pygame.Surface((1280, 720)), ctl)  # not known yet: nothing said
-    assert not any(said in key[0] for key in screen._text)
+    assert not any(shown in key[0] for key in screen._text)
     ctl.set_mat_found(False)
     screen.draw(pygame.Surface((1280, 720)), ctl)
-    assert any(said in key[0] for key in screen._text)
+    lines = screen.wrap(said, 22, round(1250 * screen.scale))
+    assert len(lines) <= 2  # the screen shows two lines of a message: all of it
+    assert all(any(line == key[0] for key in screen._text) for line in lines)
 
 
 def _play_with(deliver, seed=41, players=3, limit=20_000):

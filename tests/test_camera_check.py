@@ -8,7 +8,8 @@ from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_cent
 from vision import synthetic as S
 from vision.camera_check import RED, check_frame
 from vision.detect import find_cards, quad_iou
-from vision.mat import MARKERS, MIN_CARD_PX, ZONES
+from vision.mat import MARKERS, ZONES, MatView
+from vision.tracking import MIN_CARD_PX, slot_looks
 
 
 def test_mat_and_cards_in_plain_words():
@@ -51,9 +52,10 @@ def test_mat_partly_or_not_in_view():
                                "corner squares is in view. Point the camera at the whole mat.")
 
 
-def _mat_picture(size=(640, 480), tilt=0.12):
+def _mat_picture(size=(640, 480), tilt=0.12, margin=0.04):
     deck = S.load_deck()
-    return S.mat_scene(deck, {"a": "ghost", "b": "cook"}, size=size, tilt=tilt, rng=3)
+    return S.mat_scene(deck, {"a": "ghost", "b": "cook"}, size=size, tilt=tilt, rng=3,
+                       margin=margin)
 
 
 def _found(scene) -> int:
@@ -67,18 +69,31 @@ def test_a_camera_above_the_mat_sees_cards_in_the_slots_clearly():
     scene = _mat_picture()
     report = check_frame(scene.image, find_cards=find_cards)
     assert [look.zone for look in report.slots] == ["a", "b"]
-    assert all(look.card_shaped and not look.too_small for look in report.slots)
+    assert not any(look.poor for look in report.slots)
     px = round(min(look.card_px for look in report.slots))
     assert 70 <= px <= 100  # a card 63 mm wide on a 420 mm mat about 600 pixels across
     assert report.lines[2] == f"A card in a slot looks {px} pixels wide: clear enough to read."
     assert _found(scene) == 2
 
 
+def test_a_large_picture_is_judged_at_the_size_finding_works_at():
+    # 1280 x 960, the mat in the middle half: finding looks only around the slots, at the
+    # picture's own scale, where a card is about 78 pixels wide.
+    scene = _mat_picture(size=(1280, 960), margin=0.3)
+    report = check_frame(scene.image, find_cards=find_cards)
+    assert not any(look.poor for look in report.slots)
+    assert 70 <= min(look.card_px for look in report.slots) <= 90
+    # Twice as far: half the pixels, not enough.
+    far = check_frame(_mat_picture(size=(1280, 960), margin=0.4).image, find_cards=find_cards)
+    assert all(look.upright and not look.big_enough for look in far.slots)
+    assert far.lines[2].startswith("A card in slot a or b would look only")
+
+
 def test_a_camera_looking_from_the_side_is_told_to_move():
     scene = _mat_picture(tilt=0.5)
     report = check_frame(scene.image, find_cards=find_cards)
     assert report.mat is not None
-    assert not any(look.card_shaped for look in report.slots)
+    assert not any(look.upright for look in report.slots)
     assert report.lines[2] == ("A card in slot a or b may not be found: the camera sees the mat "
                                "too much from the side. Mount it more nearly straight above the "
                                "mat.")
@@ -90,10 +105,22 @@ def test_a_camera_looking_from_the_side_is_told_to_move():
     assert any(tuple(int(v) for v in p) == RED for p in patch)
 
 
+def test_a_card_squashed_until_it_looks_wider_than_tall_is_not_upright():
+    # A camera seeing the mat so much from the side that a card's long side looks the shorter:
+    # still card-proportioned, but it would be read turned a quarter.
+    hm = np.diag([2.0, 1.1, 1.0])
+    view = MatView(np.linalg.inv(hm), hm, (0, 1, 2, 3), 0.0)
+    looks = slot_looks(view, (900, 400))
+    assert all(look.big_enough and not look.upright for look in looks)
+    straight = np.diag([1.5, 1.5, 1.0])
+    view = MatView(np.linalg.inv(straight), straight, (0, 1, 2, 3), 0.0)
+    assert not any(look.poor for look in slot_looks(view, (640, 480)))
+
+
 def test_a_camera_too_far_away_is_told_to_come_closer():
     scene = _mat_picture(size=(280, 210))
     report = check_frame(scene.image, find_cards=find_cards)
-    assert all(look.card_shaped and look.too_small for look in report.slots)
+    assert all(look.upright and not look.big_enough for look in report.slots)
     px = round(min(look.card_px for look in report.slots))
     assert px < MIN_CARD_PX
     assert report.lines[2] == (f"A card in slot a or b would look only {px} pixels wide "

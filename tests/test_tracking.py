@@ -269,12 +269,19 @@ def test_slots_seen_too_much_from_the_side_are_named():
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
     tracker.feed(Table().frame())
     assert tracker.slots_poor == () and tracker.message == "Mat found."
-    steep = S.mat_scene(S.load_deck(), {}, tilt=0.5, rng=3)
-    tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
-    tracker.feed(Frame(steep.image, 0.0))
-    assert tracker.mat is not None and tracker.slots_poor == ("a", "b")
+    deck = S.load_deck()
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=1.0)
+    tracker.feed(Frame(S.mat_scene(deck, {}, tilt=0.5, rng=3).image, 0.0))
+    assert tracker.mat is not None
+    assert tracker.slots_poor == ()  # one look is not enough: a view on the edge would flicker
+    tracker.feed(Frame(S.mat_scene(deck, {}, tilt=0.5, rng=4).image, 1.5))
+    assert tracker.slots_poor == ("a", "b")
     assert tracker.message == ("Mat found, but a card in slot a or b may not be read: see "
                                "companion camera-check.")
+    tracker.feed(Frame(S.mat_scene(deck, {}, rng=5).image, 3.0))  # mounted again
+    assert tracker.slots_poor == ("a", "b")
+    tracker.feed(Frame(S.mat_scene(deck, {}, rng=6).image, 4.5))
+    assert tracker.slots_poor == () and tracker.message == "Mat found."
 
 
 def test_no_mat_no_events_and_a_clear_message():

@@ -10,16 +10,15 @@ from typing import Any
 import numpy as np
 
 from vision.mat import (
-    MIN_CARD_PX,
     ZONES,
     MatView,
-    SlotLook,
     describe_markers,
     detect_markers,
     mat_from_markers,
-    slot_looks,
+    slot_words,
     zone_corners_mm,
 )
+from vision.tracking import MIN_CARD_PX, SlotLook, slot_looks
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,19 +55,19 @@ class CheckReport:
 
     def slots_line(self) -> str:
         """Whether a card laid in each slot will be found and read, and what to do if not."""
-        slanted = [look.zone for look in self.slots if not look.card_shaped]
-        small = [look for look in self.slots if look.card_shaped and look.too_small]
+        slanted = [look.zone for look in self.slots if not look.upright]
+        small = [look for look in self.slots if look.upright and not look.big_enough]
         if not slanted and not small:
             px = round(min(look.card_px for look in self.slots))
             return f"A card in a slot looks {px} pixels wide: clear enough to read."
         parts = []
         if slanted:
-            parts.append(f"A card in {_slots(slanted)} may not be found: the camera sees the "
+            parts.append(f"A card in {slot_words(slanted)} may not be found: the camera sees the "
                          "mat too much from the side. Mount it more nearly straight above the "
                          "mat.")
         if small:
             px = round(min(look.card_px for look in small))
-            parts.append(f"A card in {_slots([look.zone for look in small])} would look only "
+            parts.append(f"A card in {slot_words([look.zone for look in small])} would look only "
                          f"{px} pixels wide ({MIN_CARD_PX} or more reads well): bring the camera "
                          "closer to the mat, or give it a larger picture.")
         return " ".join(parts)
@@ -92,10 +91,6 @@ class CheckReport:
                 parts.append(f"{what} in slot {card.zone}")
         n = len(self.cards)
         return f"{n} card{'s' if n != 1 else ''}: " + ", ".join(parts) + "."
-
-
-def _slots(names: list[str]) -> str:
-    return "slot " + " or ".join(names)
 
 
 GREEN = (60, 200, 60)

@@ -202,6 +202,11 @@ def _card_shaped(q: np.ndarray, img_area: float,
     area = cv2.contourArea(q)
     if not cards * MIN_AREA_FRAC * img_area <= area <= most * img_area:
         return False
+    return _proportioned(q, aspect)
+
+
+def _proportioned(q: np.ndarray, aspect: tuple[float, float]) -> bool:
+    """Proportions within ``aspect``, opposite sides alike and corners near right angles."""
     pts = q.tolist()  # plain floats: a handful of numbers, no array overhead
     vec = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     sides = [math.hypot(x, y) for x, y in vec]
@@ -354,11 +359,19 @@ def _inter(a, b):
     return float(v)
 
 
-def card_shaped(quad: np.ndarray, size: tuple[int, int]) -> bool:
-    """Whether finding would take a card outline with these corners (4 x 2, picture pixels,
-    in order around it) in a picture of ``size`` (w, h) for a card, by its shape and size
-    alone: what a card seen from too far or too much from the side fails."""
-    return _card_shaped(np.asarray(quad, np.float32).reshape(4, 2), float(size[0] * size[1]))
+def card_proportioned(quad: np.ndarray) -> bool:
+    """Whether an outline (4 x 2 corners in order around it) has what finding asks of a card's
+    besides its size (at least ``MIN_AREA_FRAC`` of the picture): convex, a card's proportions,
+    opposite sides alike, corners near right angles. A card seen too much from the side fails."""
+    q = np.asarray(quad, np.float32).reshape(4, 2)
+    return (bool(cv2.isContourConvex(q.reshape(-1, 1, 2)))
+            and _proportioned(q, (MIN_ASPECT, MAX_ASPECT)))
+
+
+def working_scale(w: int, h: int) -> float:
+    """How much finding scales a camera's frame (or a part of one) of w x h pixels before
+    looking at it (see WORK_PIXELS)."""
+    return _work_scale(h, w, enlarge=False)
 
 
 def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None

@@ -8,7 +8,6 @@ wherever it is mounted; the two reveal slots are where cards are laid face up in
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -201,49 +200,9 @@ def mat_from_markers(markers: dict[int, np.ndarray], *,
     return MatView(to_mm, to_px, ids, rms)
 
 
-# How a card may lie in its slot: turned up to this many degrees either way.
-SLOT_TURNS = (-15.0, 0.0, 15.0)
-# Cards are read well from about this many pixels across (their short side). Measured on
-# pictures of the mat with a card in each slot: all 48 found and named at 43 pixels, 44 of 48
-# at 38, 29 of 48 at 33.
-MIN_CARD_PX = 40
-
-
-@dataclass(frozen=True, slots=True)
-class SlotLook:
-    """How a card lying in a slot looks to the camera."""
-
-    zone: str
-    card_px: float  # its short side in picture pixels (the least of SLOT_TURNS)
-    card_shaped: bool  # whether finding takes its outline for a card at each of SLOT_TURNS
-
-    @property
-    def too_small(self) -> bool:
-        return self.card_px < MIN_CARD_PX
-
-    @property
-    def poor(self) -> bool:
-        """A card laid there may go unread."""
-        return self.too_small or not self.card_shaped
-
-
-def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZONES
-               ) -> list[SlotLook]:
-    """How a card lying in each slot looks in a picture of ``size`` (w, h) with the mat where
-    ``view`` puts it: seen from too far, or too much from the side, it is not found."""
-    from vision.detect import card_shaped
-
-    looks = []
-    for zone in zones:
-        quads = [view.mat_to_image(_card_in(zone, turn)) for turn in SLOT_TURNS]
-        short = min(min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)) for q in quads)
-        looks.append(SlotLook(zone.name, float(short),
-                              all(card_shaped(q, size) for q in quads)))
-    return looks
-
-
-def _card_in(zone: Zone, turn: float) -> np.ndarray:
-    return card_corners(zone.x + zone.w / 2, zone.y + zone.h / 2, turn=turn)
+def slot_words(names) -> str:
+    """Slots in words: "slot a", "slot a or b"."""
+    return "slot " + " or ".join(names)
 
 
 def find_mat(image: np.ndarray, *, min_markers: int = MIN_MARKERS) -> MatView | None:

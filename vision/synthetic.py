@@ -473,11 +473,12 @@ def table_photo(label: str, card: np.ndarray, rng: np.random.Generator | int = 0
 def mat_scene(cards: Mapping[str, np.ndarray], lying: Mapping[str, str], *,
               size: tuple[int, int] = (640, 480), tilt: float = 0.12,
               rng: np.random.Generator | int = 0, blur: float = 0.6, noise: float = 3.0,
-              jitter: bool = True) -> Scene:
-    """The printed mat seen from above, with card ``lying[zone]`` in each zone."""
+              jitter: bool = True, margin: float = 0.04) -> Scene:
+    """The printed mat seen from above, with card ``lying[zone]`` in each zone; ``margin``:
+    the least room around the mat, as a share of the picture (more: a camera further away)."""
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
-    hm = mat_view(size, tilt=tilt, rng=rng)
+    hm = mat_view(size, tilt=tilt, margin=margin, rng=rng)
     base = _warp_mat(hm, size)
     placements = []
     for zone, label in sorted(lying.items()):

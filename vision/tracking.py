@@ -27,16 +27,93 @@ from vision.mat import (
     ZONES,
     MatView,
     Zone,
+    card_corners,
     describe_markers,
     detect_markers,
     mat_from_markers,
-    slot_looks,
+    slot_words,
 )
 
 # Cards are looked for only where one lying in a slot can be: the slots, widened each way by
 # half a card's diagonal (its centre is in the slot) and a little more, in mat millimetres.
 REGION_MARGIN_MM = 0.5 * float(np.hypot(CARD_W_MM, CARD_H_MM)) + 10.0
 REGION_STEP_PX = 16  # the region's edges snap to this, so it stays put while the mat does
+# How a card may lie in its slot: turned up to this many degrees either way.
+SLOT_TURNS = (-15.0, 0.0, 15.0)
+# Cards are read well from about this many pixels across (their short side, in the pixels
+# finding works on; see ``slot_looks``). Measured through the tracker on pictures of the mat
+# with a card in each slot, 48 cards each: all laid right from 65 pixels, 46 to 48 at 58 to
+# 60, 40 to 42 at 48 to 55, 33 at 42.
+MIN_CARD_PX = 60
+
+def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
+                  ) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): the part of a picture of ``shape`` where a card lying in one of the
+    slots can be, with the mat where ``view`` puts it (see REGION_MARGIN_MM); the whole
+    picture when the mat is not known or the slots are out of the picture."""
+    h, w = shape[:2]
+    if view is None:
+        return 0, 0, w, h
+    m = REGION_MARGIN_MM
+    mm = [(x, y) for z in zones
+          for x in (z.x - m, z.x + z.w + m) for y in (z.y - m, z.y + z.h + m)]
+    px = view.mat_to_image(mm)
+    step = REGION_STEP_PX
+    x0, y0 = (np.floor(px.min(axis=0) / step) * step).astype(int)
+    x1, y1 = (np.ceil(px.max(axis=0) / step) * step).astype(int)
+    x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return 0, 0, w, h  # the slots are out of the picture: look everywhere
+    return x0, y0, x1, y1
+
+
+@dataclass(frozen=True, slots=True)
+class SlotLook:
+    """How a card lying in a slot looks to the table's finder."""
+
+    zone: str
+    card_px: float  # its short side in the pixels finding works on (the least of SLOT_TURNS)
+    big_enough: bool  # at least MIN_CARD_PX across and of a card's size for finding
+    upright: bool  # card-proportioned (``card_proportioned``) and still taller than wide
+
+    @property
+    def poor(self) -> bool:
+        """A card laid there may go unread."""
+        return not (self.big_enough and self.upright)
+
+
+def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZONES
+               ) -> list[SlotLook]:
+    """How a card lying in each slot (turned up to SLOT_TURNS) looks to the table's finder, in
+    a camera frame of ``size`` (w, h) with the mat where ``view`` puts it: the part of the
+    frame it searches (``search_region``), at the scale finding works at. Seen from too far it
+    is too small to read; seen too much from the side it is not card-shaped."""
+    from vision.detect import MIN_AREA_FRAC, card_proportioned, working_scale
+
+    zones = tuple(zones)
+    x0, y0, x1, y1 = search_region(view, (size[1], size[0]), zones)
+    k = working_scale(x1 - x0, y1 - y0)
+    least_area = MIN_AREA_FRAC * (x1 - x0) * (y1 - y0) * k * k
+    looks = []
+    for zone in zones:
+        mid = (zone.x + zone.w / 2, zone.y + zone.h / 2)
+        quads = [(view.mat_to_image(card_corners(*mid, turn=turn)) - (x0, y0)) * k
+                 for turn in SLOT_TURNS]
+        sides = [np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1) for q in quads]
+        # Corners go round from the card's top-left: sides 0 and 2 are its short ones.
+        upright = all(card_proportioned(q) and s[0] + s[2] < s[1] + s[3]
+                      for q, s in zip(quads, sides, strict=True))
+        short = min(float(s.min()) for s in sides)
+        area = min(_area(q) for q in quads)
+        looks.append(SlotLook(zone.name, short, short >= MIN_CARD_PX and area >= least_area,
+                              upright))
+    return looks
+
+
+def _area(q: np.ndarray) -> float:
+    x, y = q[:, 0], q[:, 1]
+    return 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
+
 
 # --------------------------------------------------------------------------- events
 
@@ -263,8 +340,10 @@ class RevealTracker:
         self._mat_t: float | None = None
         self.markers_seen: tuple[int, ...] = ()
         # The slots where a card may go unread, seen too much from the side or from too far
-        # (``vision.mat.slot_looks``), as the mat was last found.
+        # (``slot_looks``): what two looks at the mat in a row agreed on, so that a view on
+        # the edge does not make it come and go.
         self.slots_poor: tuple[str, ...] = ()
+        self._poor_last: tuple[str, ...] | None = None
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
         self._last_small: np.ndarray | None = None
         self._last_readings: dict[str, ZoneReading] | None = None
@@ -339,11 +418,13 @@ class RevealTracker:
         if view is not None:
             self.mat, self._mat_t = view, t
             size = (image.shape[1], image.shape[0])
-            self.slots_poor = tuple(look.zone for look in slot_looks(view, size, self.zones)
-                                    if look.poor)
+            poor = tuple(look.zone for look in slot_looks(view, size, self.zones) if look.poor)
+            if poor == self._poor_last:
+                self.slots_poor = poor
+            self._poor_last = poor
             self.message = "Mat found." if not self.slots_poor else (
-                f"Mat found, but a card in slot {' or '.join(self.slots_poor)} may not be "
-                "read: see companion camera-check.")
+                f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
+                "companion camera-check.")
         elif self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         else:
@@ -353,20 +434,7 @@ class RevealTracker:
     def region(self, shape) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1): the part of the picture where a card lying in a slot can be (see
         REGION_MARGIN_MM); the whole picture while the mat is not known."""
-        h, w = shape[:2]
-        if self.mat is None:
-            return 0, 0, w, h
-        m = REGION_MARGIN_MM
-        mm = [(x, y) for z in self.zones
-              for x in (z.x - m, z.x + z.w + m) for y in (z.y - m, z.y + z.h + m)]
-        px = self.mat.mat_to_image(mm)
-        step = REGION_STEP_PX
-        x0, y0 = (np.floor(px.min(axis=0) / step) * step).astype(int)
-        x1, y1 = (np.ceil(px.max(axis=0) / step) * step).astype(int)
-        x0, y0, x1, y1 = max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            return 0, 0, w, h  # the slots are out of the picture: look everywhere
-        return x0, y0, x1, y1
+        return search_region(self.mat, shape, self.zones)
 
     def _place(self, reading: Any, corners: np.ndarray) -> PlacedReading:
         assert self.mat is not None

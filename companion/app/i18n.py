@@ -143,8 +143,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.camera_waiting": "The camera is not answering: cards are picked on the screen.",
         "warn.slots_poor": "The camera may not read cards in slot {slots}: ask the staff to check "
                            "how it is mounted.",
-        "warn.no_mat": "The camera does not see the mat: press OK to pick cards by hand, and ask "
-                       "the staff to check the camera.",
+        "warn.no_mat": "The camera does not see the mat: when a card is to be laid, press OK and "
+                       "pick it by hand. Ask the staff to check the camera.",
         "menu.title": "Operator menu",
         "menu.hint": "Seat buttons 1-6 (or touch) choose; Back closes. The game waits, unchanged.",
         "menu.language": "Language",
@@ -171,7 +171,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.mat_empty": "Camera: working, mat found. No card in the slots.",
         "cam.slots_poor": "Camera: working, mat found, but it sees slot {slots} too much from the "
                           "side or from too far to read cards there. Mount it more nearly "
-                          "above the mat (companion camera-check says how).",
+                          "straight above the mat, or closer.",
         "cam.on": "Camera: working. Cards seen: {cards}.",
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
@@ -296,8 +296,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.camera_waiting": "카메라가 응답하지 않습니다: 카드는 화면에서 고릅니다.",
         "warn.slots_poor": "카메라가 {slots} 칸의 카드를 읽지 못할 수 있습니다: 직원에게 카메라 "
                            "설치를 확인해 달라고 하세요.",
-        "warn.no_mat": "카메라가 매트를 보지 못합니다: OK를 눌러 카드를 직접 고르고, 직원에게 "
-                       "카메라를 확인해 달라고 하세요.",
+        "warn.no_mat": "카메라가 매트를 보지 못합니다: 카드를 놓을 차례에는 OK를 눌러 직접 "
+                       "고르세요. 직원에게 카메라를 확인해 달라고 하세요.",
         "menu.title": "운영자 메뉴",
         "menu.hint": "자리 버튼 1-6 (또는 터치)으로 고르고 Back으로 닫습니다. 게임은 그대로 "
                      "기다립니다.",
@@ -323,9 +323,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
                       "확인하세요.",
         "cam.mat": "카메라: 작동, 매트 찾음. 보이는 카드: {cards}.",
         "cam.mat_empty": "카메라: 작동, 매트 찾음. 칸에 카드 없음.",
-        "cam.slots_poor": "카메라: 작동, 매트 찾음. 하지만 {slots} 칸을 너무 옆에서나 너무 멀리서 "
-                          "보아 그 칸의 카드를 읽지 못할 수 있습니다. 매트 바로 위에 더 가깝게 "
-                          "달아 주세요 (companion camera-check가 방법을 알려 줍니다).",
+        "cam.slots_poor": "카메라: 작동, 매트 찾음. 하지만 {slots} 칸을 비스듬히 또는 너무 멀리서 "
+                          "보고 있어 그 칸의 카드를 읽지 못할 수 있습니다. 매트 바로 위에, 더 "
+                          "가깝게 달아 주세요.",
         "cam.on": "카메라: 작동. 보이는 카드: {cards}.",
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",
