@@ -82,6 +82,8 @@ def test_a_large_picture_is_judged_at_the_size_finding_works_at():
     scene = _mat_picture(size=(1280, 960), margin=0.3)
     report = check_frame(scene.image, find_cards=find_cards)
     assert not any(look.poor for look in report.slots)
+    # The cards are looked for there as the table does (the whole picture would be shrunk).
+    assert report.lines[1] == "2 cards: a card in slot a, a card in slot b."
     assert 70 <= min(look.card_px for look in report.slots) <= 90
     # Twice as far: half the pixels, not enough.
     far = check_frame(_mat_picture(size=(1280, 960), margin=0.4).image, find_cards=find_cards)

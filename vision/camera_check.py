@@ -18,7 +18,7 @@ from vision.mat import (
     slot_words,
     zone_corners_mm,
 )
-from vision.tracking import MIN_CARD_PX, SlotLook, slot_looks
+from vision.tracking import MIN_CARD_PX, SlotLook, search_region, slot_looks
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,18 +102,20 @@ SLOT_COLOUR = (255, 200, 0)
 def check_frame(image: np.ndarray, *, recognizer: Any = None,
                 find_cards: Callable[[np.ndarray], list] | None = None) -> CheckReport:
     """Look at one frame: find the mat and the cards (read them if a recogniser is given,
-    else only find them with ``find_cards``), and draw it all."""
+    else only find them with ``find_cards``), and draw it all. Around the slots the cards are
+    looked for as the table does (``vision.tracking.search_region``), elsewhere in the whole
+    picture."""
     markers = detect_markers(image)
     view = mat_from_markers(markers)
     cards: list[SeenCard] = []
-    if recognizer is not None:
-        found = [(r.label, float(r.score), r.corners) for r in recognizer.read(image)]
-    elif find_cards is not None:
-        found = [(None, None, c) for c in find_cards(image)]
-    else:
-        found = []
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = search_region(view, image.shape)
+    found = _found(image, recognizer, find_cards)
+    if (x0, y0, x1, y1) != (0, 0, w, h):
+        found = [f for f in found if not _within(f[2], (x0, y0, x1, y1))] + [
+            (label, score, corners + np.float32([x0, y0])) for label, score, corners
+            in _found(image[y0:y1, x0:x1], recognizer, find_cards)]
     for label, score, corners in found:
-        corners = np.asarray(corners, np.float32).reshape(4, 2)
         if view is not None and not view.card_sized(corners):
             continue  # a slot's outline, a marker: not a card
         zone = view.zone_of(corners) if view is not None else None
@@ -122,6 +124,22 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
     slots = slot_looks(view, (image.shape[1], image.shape[0])) if view is not None else []
     picture = draw(image, markers, view, cards, recognizer is not None, slots)
     return CheckReport(markers, view, cards, recognizer is not None, picture, slots)
+
+
+def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:
+    """(label, score, corners) of each card read in ``image``; label and score None when
+    only finding."""
+    if recognizer is not None:
+        return [(r.label, float(r.score), np.asarray(r.corners, np.float32).reshape(4, 2))
+                for r in recognizer.read(image)]
+    if find_cards is not None:
+        return [(None, None, np.asarray(c, np.float32).reshape(4, 2)) for c in find_cards(image)]
+    return []
+
+
+def _within(corners: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    x, y = corners.mean(axis=0)
+    return box[0] <= x < box[2] and box[1] <= y < box[3]
 
 
 def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None,
