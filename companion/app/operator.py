@@ -82,7 +82,8 @@ def next_choice(choices: tuple, current) -> object:
 def camera_status(ctl) -> tuple[str, list[tuple[str, str]]]:
     """The camera in plain words: a catalogue key, and the cards lying in the slots as
     (slot, identity). From what the controller knows: a camera set up or not, answering or
-    not, the mat found or not (None: not known), and what the camera read in each slot."""
+    not, the mat found or not (None: not known), the slots it sees too poorly to read a card
+    there (then that is what the line says), and what the camera read in each slot."""
     if not ctl.camera_expected:
         return "cam.none", []
     if not ctl.camera:
