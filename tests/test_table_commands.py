@@ -67,6 +67,21 @@ def test_camera_check_fails_when_a_card_in_a_slot_would_not_be_read(tmp_path, ca
     assert (tmp_path / "x.png").is_file()  # the picture is saved all the same
 
 
+def test_camera_check_reads_the_cards_as_the_table_does(tmp_path, capsys):
+    from pathlib import Path
+
+    from vision import synthetic as S
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    scene = S.mat_scene(S.load_deck(), {"a": "ghost", "b": "cook"}, rng=3)
+    cv2.imwrite(str(folder / "1.png"), scene.image)
+    refs = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    assert run(["camera-check", "--source", str(folder), "--refs", str(refs),
+                "--out", str(tmp_path / "x.png")]) == 0
+    assert "2 cards: ghost in slot a, cook in slot b." in capsys.readouterr().out
+
+
 def test_camera_check_missing_camera_and_bad_settings(tmp_path, capsys):
     code = run(["camera-check", "--source", f"folder:{tmp_path / 'none'}", "--timeout", "0.2",
                 "--out", str(tmp_path / "x.png")])

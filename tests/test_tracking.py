@@ -270,18 +270,25 @@ def test_slots_seen_too_much_from_the_side_are_named():
     tracker.feed(Table().frame())
     assert tracker.slots_poor == () and tracker.message == "Mat found."
     deck = S.load_deck()
-    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=1.0)
-    tracker.feed(Frame(S.mat_scene(deck, {}, tilt=0.5, rng=3).image, 0.0))
-    assert tracker.mat is not None
-    assert tracker.slots_poor == ()  # one look is not enough: a view on the edge would flicker
-    tracker.feed(Frame(S.mat_scene(deck, {}, tilt=0.5, rng=4).image, 1.5))
-    assert tracker.slots_poor == ("a", "b")
+    steep = S.mat_scene(deck, {}, tilt=0.5, rng=3).image
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
+    tracker.feed(Frame(steep, 0.0))
+    assert tracker.mat is not None and tracker.slots_poor == ("a", "b")
     assert tracker.message == ("Mat found, but a card in slot a or b may not be read: see "
                                "companion camera-check.")
-    tracker.feed(Frame(S.mat_scene(deck, {}, rng=5).image, 3.0))  # mounted again
+    # Mounted again: the new view changes the picture before a look at the mat is due...
+    good = S.mat_scene(deck, {}, rng=5).image
+    tracker.feed(Frame(good, 0.5))
     assert tracker.slots_poor == ("a", "b")
-    tracker.feed(Frame(S.mat_scene(deck, {}, rng=6).image, 4.5))
-    assert tracker.slots_poor == () and tracker.message == "Mat found."
+    # ...and then stays still: the settled picture is looked at once a look is due.
+    for t in (1.0, 1.5, 2.6, 3.0):
+        tracker.feed(Frame(good, t))
+    assert tracker.skipped == 4 and tracker.slots_poor == () and tracker.message == "Mat found."
+    looks = []
+    tracker._find_markers = lambda image: looks.append(1) or {}
+    for t in (5.0, 7.5, 10.0):
+        tracker.feed(Frame(good, t))
+    assert looks == []  # nothing moved since: no more looks
 
 
 def test_no_mat_no_events_and_a_clear_message():

@@ -109,12 +109,13 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
     view = mat_from_markers(markers)
     cards: list[SeenCard] = []
     h, w = image.shape[:2]
-    x0, y0, x1, y1 = search_region(view, image.shape)
+    box = search_region(view, image.shape)
     found = _found(image, recognizer, find_cards)
-    if (x0, y0, x1, y1) != (0, 0, w, h):
-        found = [f for f in found if not _within(f[2], (x0, y0, x1, y1))] + [
-            (label, score, corners + np.float32([x0, y0])) for label, score, corners
-            in _found(image[y0:y1, x0:x1], recognizer, find_cards)]
+    if box != (0, 0, w, h):
+        x0, y0, x1, y1 = box
+        around = [(label, score, corners + np.float32([x0, y0])) for label, score, corners
+                  in _found(image[y0:y1, x0:x1], recognizer, find_cards)]
+        found = _merged(around, found, box, (w, h))
     for label, score, corners in found:
         if view is not None and not view.card_sized(corners):
             continue  # a slot's outline, a marker: not a card
@@ -137,9 +138,36 @@ def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:
     return []
 
 
-def _within(corners: np.ndarray, box: tuple[int, int, int, int]) -> bool:
-    x, y = corners.mean(axis=0)
-    return box[0] <= x < box[2] and box[1] <= y < box[3]
+def _merged(around: list[tuple], whole: list[tuple], box: tuple[int, int, int, int],
+            size: tuple[int, int]) -> list[tuple]:
+    """The cards read around the slots (``around``, in the part ``box`` of the picture), but
+    those cut off by its edge, and the cards read in the whole picture that lie partly
+    outside ``box`` and on none of those: inside it, the table sees only what ``around``
+    holds."""
+    import cv2
+
+    x0, y0, x1, y1 = box
+    w, h = size
+    # An edge of the part that is not the picture's own cuts cards off.
+    cut = [x0 > 0 and x0 + 2, y0 > 0 and y0 + 2, x1 < w and x1 - 2, y1 < h and y1 - 2]
+
+    def cut_off(c: np.ndarray) -> bool:
+        xs, ys = c[:, 0], c[:, 1]
+        return bool((cut[0] and xs.min() <= cut[0]) or (cut[1] and ys.min() <= cut[1])
+                    or (cut[2] and xs.max() >= cut[2]) or (cut[3] and ys.max() >= cut[3]))
+
+    kept = [f for f in around if not cut_off(f[2])]
+
+    def inside(c: np.ndarray) -> bool:
+        return bool((c[:, 0] >= x0).all() and (c[:, 0] < x1).all()
+                    and (c[:, 1] >= y0).all() and (c[:, 1] < y1).all())
+
+    def on_kept(c: np.ndarray) -> bool:
+        x, y = c.mean(axis=0)
+        return any(cv2.pointPolygonTest(k[2].reshape(-1, 1, 2), (float(x), float(y)), False) >= 0
+                   for k in kept)
+
+    return kept + [f for f in whole if not inside(f[2]) and not on_kept(f[2])]
 
 
 def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None,

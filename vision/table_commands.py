@@ -98,6 +98,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.camera_check import check_frame
+    from vision.recognize import CardReader
 
     recognizer = None
     if args.refs is not None:
@@ -114,7 +115,9 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         if frame is None:
             print(f"No picture from the camera. {source.message}", file=sys.stderr)
             return 1
-        report = check_frame(frame.image, recognizer=recognizer, find_cards=_find_cards())
+        # Cards are read as the table reads them (CardReader: what finds cards in a frame).
+        reader = None if recognizer is None else CardReader(recognizer)
+        report = check_frame(frame.image, recognizer=reader, find_cards=_find_cards())
     finally:
         source.close()
     for line in report.lines:

@@ -42,8 +42,8 @@ REGION_STEP_PX = 16  # the region's edges snap to this, so it stays put while th
 SLOT_TURNS = (-15.0, 0.0, 15.0)
 # Cards are read well from about this many pixels across (their short side, in the pixels
 # finding works on; see ``slot_looks``). Measured through the tracker on pictures of the mat
-# with a card in each slot, 48 cards each: all laid right from 65 pixels, 46 to 48 at 58 to
-# 60, 40 to 42 at 48 to 55, 33 at 42.
+# with a card in each slot: all laid right at 65 to 78 pixels, 47 of 48 at 60, 91 to 92 of
+# 96 at 58, 87 to 88 of 96 at 56, 80 to 86 of 96 at 53 to 55.
 MIN_CARD_PX = 60
 
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
@@ -340,10 +340,9 @@ class RevealTracker:
         self._mat_t: float | None = None
         self.markers_seen: tuple[int, ...] = ()
         # The slots where a card may go unread, seen too much from the side or from too far
-        # (``slot_looks``): what two looks at the mat in a row agreed on, so that a view on
-        # the edge does not make it come and go.
+        # (``slot_looks``), as the mat was last looked at.
         self.slots_poor: tuple[str, ...] = ()
-        self._poor_last: tuple[str, ...] | None = None
+        self._mat_looked_at: np.ndarray | None = None  # the tiny copy the mat was looked for in
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
         self._last_small: np.ndarray | None = None
         self._last_readings: dict[str, ZoneReading] | None = None
@@ -386,12 +385,16 @@ class RevealTracker:
         small = self._small(image)
         if not self.changed(small):
             self.skipped += 1
+            if self._mat_looked_at is not self._last_small:
+                # The picture settled after a change the mat was not looked for in (a look is
+                # due at most every mat_every seconds): look at it once it is due.
+                self._update_mat(image, t, self._last_small)
             if self._last_readings is None:
                 return []
             return self.logic.feed(self._last_readings)
         self.examined += 1
         self._last_small = small
-        self._update_mat(image, t)
+        self._update_mat(image, t, small)
         if self.mat is None:
             self._last_readings = None
             self.placed = []
@@ -407,21 +410,20 @@ class RevealTracker:
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
-    def _update_mat(self, image: np.ndarray, t: float | None) -> None:
+    def _update_mat(self, image: np.ndarray, t: float | None, small: np.ndarray | None) -> None:
         due = (self.mat is None or t is None or self._mat_t is None
                or t - self._mat_t >= self.mat_every)
         if not due:
             return
+        self._mat_looked_at = small
         markers = self._find_markers(image)
         self.markers_seen = tuple(sorted(markers))
         view = mat_from_markers(markers)
         if view is not None:
             self.mat, self._mat_t = view, t
             size = (image.shape[1], image.shape[0])
-            poor = tuple(look.zone for look in slot_looks(view, size, self.zones) if look.poor)
-            if poor == self._poor_last:
-                self.slots_poor = poor
-            self._poor_last = poor
+            self.slots_poor = tuple(look.zone for look in slot_looks(view, size, self.zones)
+                                    if look.poor)
             self.message = "Mat found." if not self.slots_poor else (
                 f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
                 "companion camera-check.")
