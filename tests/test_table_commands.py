@@ -67,7 +67,7 @@ def test_camera_check_fails_when_a_card_in_a_slot_would_not_be_read(tmp_path, ca
     assert (tmp_path / "x.png").is_file()  # the picture is saved all the same
 
 
-def test_camera_check_reads_the_cards_as_the_table_does(tmp_path, capsys):
+def test_camera_check_reads_the_cards_as_the_table_does(tmp_path, capsys, monkeypatch):
     from pathlib import Path
 
     from vision import synthetic as S
@@ -77,9 +77,21 @@ def test_camera_check_reads_the_cards_as_the_table_does(tmp_path, capsys):
     scene = S.mat_scene(S.load_deck(), {"a": "ghost", "b": "cook"}, rng=3)
     cv2.imwrite(str(folder / "1.png"), scene.image)
     refs = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    from vision.recognize import CardReader
+
+    readers = []
+    real = CardReader.read
+
+    def read(self, image, **kw):
+        readers.append(self)
+        return real(self, image, **kw)
+
+    monkeypatch.setattr(CardReader, "read", read)
     assert run(["camera-check", "--source", str(folder), "--refs", str(refs),
                 "--out", str(tmp_path / "x.png")]) == 0
     assert "2 cards: ghost in slot a, cook in slot b." in capsys.readouterr().out
+    # The whole picture and the part around the slots, each by a fresh CardReader.
+    assert len(readers) == 2 and readers[0] is not readers[1]
 
 
 def test_camera_check_missing_camera_and_bad_settings(tmp_path, capsys):

@@ -167,7 +167,9 @@ def _merged(around: list[tuple], whole: list[tuple], box: tuple[int, int, int, i
         return any(cv2.pointPolygonTest(k[2].reshape(-1, 1, 2), (float(x), float(y)), False) >= 0
                    for k in kept)
 
-    return kept + [f for f in whole if not inside(f[2]) and not on_kept(f[2])]
+    # A card whole inside the part is the part's to read, unless its edge cut the card off.
+    return kept + [f for f in whole
+                   if not (inside(f[2]) and not cut_off(f[2])) and not on_kept(f[2])]
 
 
 def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None,

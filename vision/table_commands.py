@@ -98,7 +98,6 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.camera_check import check_frame
-    from vision.recognize import CardReader
 
     recognizer = None
     if args.refs is not None:
@@ -115,8 +114,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         if frame is None:
             print(f"No picture from the camera. {source.message}", file=sys.stderr)
             return 1
-        # Cards are read as the table reads them (CardReader: what finds cards in a frame).
-        reader = None if recognizer is None else CardReader(recognizer)
+        reader = None if recognizer is None else _AsTheTable(recognizer)
         report = check_frame(frame.image, recognizer=reader, find_cards=_find_cards())
     finally:
         source.close()
@@ -139,6 +137,18 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         return 1
     print(f"Picture saved to {out}.")
     return 0 if ready else 1
+
+
+class _AsTheTable:
+    """Reads each picture as the table reads a camera frame (a CardReader), afresh."""
+
+    def __init__(self, recognizer) -> None:
+        self.recognizer = recognizer
+
+    def read(self, image):
+        from vision.recognize import CardReader
+
+        return CardReader(self.recognizer).read(image)
 
 
 def _show(picture) -> bool:

@@ -383,18 +383,22 @@ class RevealTracker:
         image = frame.image if isinstance(frame, Frame) else frame
         t = frame.t if isinstance(frame, Frame) else None
         small = self._small(image)
+        looked = False
         if not self.changed(small):
-            self.skipped += 1
-            if self._mat_looked_at is not self._last_small:
-                # The picture settled after a change the mat was not looked for in (a look is
-                # due at most every mat_every seconds): look at it once it is due.
-                self._update_mat(image, t, self._last_small)
-            if self._last_readings is None:
-                return []
-            return self.logic.feed(self._last_readings)
+            # A picture that settled after a change the mat was not looked for in (a look is
+            # due at most every mat_every seconds) is looked at once it is due, and read
+            # again with the mat as found there.
+            looked = (self._mat_looked_at is not self._last_small
+                      and self._update_mat(image, t, small))
+            if not looked:
+                self.skipped += 1
+                if self._last_readings is None:
+                    return []
+                return self.logic.feed(self._last_readings)
         self.examined += 1
         self._last_small = small
-        self._update_mat(image, t, small)
+        if not looked:
+            self._update_mat(image, t, small)
         if self.mat is None:
             self._last_readings = None
             self.placed = []
@@ -410,11 +414,13 @@ class RevealTracker:
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
-    def _update_mat(self, image: np.ndarray, t: float | None, small: np.ndarray | None) -> None:
+    def _update_mat(self, image: np.ndarray, t: float | None, small: np.ndarray) -> bool:
+        """Look for the mat in the picture (``small``: its tiny copy) when a look is due. True
+        when it looked and found it."""
         due = (self.mat is None or t is None or self._mat_t is None
                or t - self._mat_t >= self.mat_every)
         if not due:
-            return
+            return False
         self._mat_looked_at = small
         markers = self._find_markers(image)
         self.markers_seen = tuple(sorted(markers))
@@ -427,11 +433,13 @@ class RevealTracker:
             self.message = "Mat found." if not self.slots_poor else (
                 f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
                 "companion camera-check.")
-        elif self.mat is None:
+            return True
+        if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         else:
             self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
                             + "): going by where the mat was.")
+        return False
 
     def region(self, shape) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1): the part of the picture where a card lying in a slot can be (see
