@@ -18,6 +18,7 @@ import pytest  # noqa: E402
 import companion.kiosk.runtime as runtime  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.devices import VirtualPanel  # noqa: E402
+from companion.app.i18n import tr  # noqa: E402
 from companion.app.inputs import Press, Seen, Taken, Tick, from_key  # noqa: E402
 from companion.app.loop import App  # noqa: E402
 from companion.app.operator import COMBO_WINDOW, Combination, next_choice  # noqa: E402
@@ -292,8 +293,7 @@ def test_camera_check_says_what_the_app_knows_in_plain_words():
     assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
     ctl.set_mat_found(True, ("a", "b"))  # a camera seeing the mat too much from the side
     assert camera_line(ctl, "en").startswith(
-        "Camera: working, mat found, but it sees slot A/B too much from the side or from too "
-        "far to read cards there.")
+        "Camera: mat found, but it sees slot A/B too slanted or too far to read cards there.")
     assert "A/B 칸을 비스듬히 또는 너무 멀리서" in camera_line(ctl, "ko")
     ctl.set_camera(False)
     assert camera_line(ctl, "en") == "Camera: not answering. Cards are picked on the screen."
@@ -440,6 +440,24 @@ def test_the_menu_draws_in_both_languages_without_missing_glyphs(lang, size):
             assert not _missing(screen.font(font_size, bold), text), text
         if lang == "ko":
             assert any("운영자 메뉴" == key[0] for key in screen._text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_shutdown_question_shows_under_the_longest_camera_line(lang):
+    ctl, panel = _midgame()
+    ctl.language = lang
+    ctl.camera_expected = ctl.camera = True
+    ctl.set_mat_found(True, ("a", "b"))
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(5))  # safe shutdown: the menu asks first
+    assert ctl.menu.confirming
+    size = (800, 480)  # the small display: the fewest words to a line
+    screen = TableScreen(size, panel=panel, card_art=False)
+    screen.draw(pygame.Surface(size), ctl)
+    small = round(22 * screen.boost)
+    question = screen.wrap(tr(lang, "menu.confirm_shutdown"), small,
+                           screen.R(0, 0, 980, 0).w, True)[0]
+    assert any(question == key[0] for key in screen._text)
 
 
 def test_touching_a_row_gives_its_seat_button_and_only_the_menu_can_be_touched():

@@ -169,9 +169,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                       "is in view.",
         "cam.mat": "Camera: working, mat found. Cards seen: {cards}.",
         "cam.mat_empty": "Camera: working, mat found. No card in the slots.",
-        "cam.slots_poor": "Camera: working, mat found, but it sees slot {slots} too much from the "
-                          "side or from too far to read cards there. Mount it more nearly "
-                          "straight above the mat, or closer.",
+        "cam.slots_poor": "Camera: mat found, but it sees slot {slots} too slanted or too far to "
+                          "read cards there. Mount it straighter above the mat, or closer.",
         "cam.on": "Camera: working. Cards seen: {cards}.",
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",

@@ -75,7 +75,8 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
         screen.hits.append((rect, Press("seat", i + 1)))
     width = screen.R(0, 0, 980, 0).w
     y = screen.R(0, 538, 0, 0).y
-    lines = screen.wrap(camera_line(ctl, lang), small, width)
+    # The camera line takes at most two lines: the third is the question or note below it.
+    lines = screen.wrap(camera_line(ctl, lang), small, width)[:2]
     if menu.confirming:
         lines += [("!", line) for line in screen.wrap(tr(lang, "menu.confirm_shutdown"),
                                                        small, width, True)]
