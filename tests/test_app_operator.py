@@ -334,6 +334,38 @@ def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
     assert ctl.slots_poor == ("b",)
 
 
+def test_a_camera_mounted_too_much_from_the_side_is_said_on_the_table_screen():
+    from pathlib import Path
+
+    from companion.app.devices import CameraFeed, card_tracker
+    from vision.synthetic import ManualClock, SyntheticCamera
+
+    clock = ManualClock()
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+
+    def table(camera):
+        """The app reading ``camera`` with the real recogniser for 3 s."""
+        inputs: queue.Queue = queue.Queue()
+        ctl = Controller(Game, camera=True)
+        app = App(ctl, inputs=inputs, camera=CameraFeed(camera, card_tracker(cards), inputs),
+                  clock=clock)
+        for _ in range(6):
+            clock.advance(0.5)
+            app.step()
+        return ctl
+
+    ctl = table(SyntheticCamera(clock=clock, seed=3, tilt=0.5))
+    assert ctl.mat_found is True and ctl.slots_poor == ("a", "b")
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    said = tr("en", "warn.slots_poor", slots="A/B")
+    assert any(said in key[0] for key in screen._text)
+    assert camera_line(ctl, "en").startswith("Camera: mat found, but it sees slot A/B")
+    # The demo's camera, above the mat: nothing to say.
+    ctl = table(SyntheticCamera(clock=clock, seed=3))
+    assert ctl.mat_found is True and ctl.slots_poor == ()
+
+
 def test_cards_laid_while_the_menu_is_open_show_in_its_camera_check():
     ctl = Controller(Game, camera=True)
     ctl.set_mat_found(True)
