@@ -49,7 +49,9 @@ def register_table_commands(sub) -> None:
 
     p = sub.add_parser("camera-check", help="show what the camera sees: mat, slots and cards",
                        description="Grab one picture, find the mat, its slots and the cards, "
-                                   "draw them, and say what was found.")
+                                   "draw them, and say what was found and whether a card laid "
+                                   "in each slot will be read. Exits 1 when the mat is not "
+                                   "found or a slot is seen too poorly.")
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--refs", type=Path, default=None,
                    help="reference folder to read the cards with (else cards are only found)")
