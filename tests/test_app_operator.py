@@ -343,27 +343,33 @@ def test_a_camera_mounted_too_much_from_the_side_is_said_on_the_table_screen():
     clock = ManualClock()
     cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
 
-    def table(camera):
+    def table(camera, said=None):
         """The app reading ``camera`` with the real recogniser for 3 s."""
         inputs: queue.Queue = queue.Queue()
         ctl = Controller(Game, camera=True)
         app = App(ctl, inputs=inputs, camera=CameraFeed(camera, card_tracker(cards), inputs),
-                  clock=clock)
+                  clock=clock, say=None if said is None else said.append)
         for _ in range(6):
             clock.advance(0.5)
             app.step()
         return ctl
 
-    ctl = table(SyntheticCamera(clock=clock, seed=3, tilt=0.5))
+    journal: list[str] = []
+    ctl = table(SyntheticCamera(clock=clock, seed=3, tilt=0.5), journal)
     assert ctl.mat_found is True and ctl.slots_poor == ("a", "b")
+    # The staff's journal gets it once, in plain words.
+    assert journal == ["camera: Mat found, but a card in slot a or b may not be read: see "
+                    "companion camera-check."]
     screen = TableScreen((1280, 720))
     screen.draw(pygame.Surface((1280, 720)), ctl)
     said = tr("en", "warn.slots_poor", slots="A/B")
     assert any(said in key[0] for key in screen._text)
     assert camera_line(ctl, "en").startswith("Camera: mat found, but it sees slot A/B")
-    # The demo's camera, above the mat: nothing to say.
-    ctl = table(SyntheticCamera(clock=clock, seed=3))
+    # The demo's camera, above the mat: nothing to warn about.
+    journal.clear()
+    ctl = table(SyntheticCamera(clock=clock, seed=3), journal)
     assert ctl.mat_found is True and ctl.slots_poor == ()
+    assert journal == ["camera: Mat found."]
 
 
 def test_cards_laid_while_the_menu_is_open_show_in_its_camera_check():

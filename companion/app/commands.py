@@ -419,7 +419,8 @@ def cmd_run(args) -> int:
                              warnings=warnings)
         screen.warm(ctl.language)
         app = App(ctl, inputs=inputs, display=display, screen=screen, camera=camera,
-                  clock=time.monotonic, flip=pygame.display.flip, update=pygame.display.update)
+                  clock=time.monotonic, flip=pygame.display.flip, update=pygame.display.update,
+                  say=lambda line: print(f"companion: {line}", file=sys.stderr, flush=True))
 
         def on_pass():
             kiosk.tick()  # the watchdog, and saving again after a full disk

@@ -26,12 +26,15 @@ class App:
     display: a pygame surface to draw on (None: no screen); screen: a TableScreen for it.
     camera: a CameraFeed or None. sim: a SimPlayers playing for everyone, or None.
     clock: a function giving seconds. screenshots: a folder to save one PNG per screen.
+    say: where a line for the staff goes (the journal at a real table), or None: what the
+    camera says of the mat and the slots, each time that changes.
     """
 
     def __init__(self, ctl, *, inputs: queue.Queue | None = None, display=None, screen=None,
                  camera=None, sim=None, clock: Callable[[], float], screenshots: Path | None = None,
                  sim_delay: float = 0.0, flip: Callable[[], None] | None = None,
-                 update: Callable[[list], None] | None = None):
+                 update: Callable[[list], None] | None = None,
+                 say: Callable[[str], None] | None = None):
         self.ctl = ctl
         self.inputs = inputs if inputs is not None else queue.Queue()
         self.display = display
@@ -43,6 +46,8 @@ class App:
         self.sim_delay = sim_delay
         self.flip = flip
         self.update = update  # shows parts of the screen (pygame.display.update)
+        self.say = say
+        self._camera_said: tuple | None = None  # the mat and slots as last said
         self.light_redraws = 0
         self.drawn_version = -1
         self.redraws = 0
@@ -164,6 +169,11 @@ class App:
             looked = getattr(tracker, "examined", 1) > 0
             self.ctl.set_mat_found(tracker.mat is not None if looked else None,
                                    tuple(getattr(tracker, "slots_poor", ())))
+            state = (self.ctl.mat_found, self.ctl.slots_poor)
+            if looked and state != self._camera_said:
+                self._camera_said = state
+                if self.say is not None and getattr(tracker, "message", None):
+                    self.say(f"camera: {tracker.message}")
 
     def _lights(self):
         """What the virtual panel's lights look like, or just how often they changed when the
