@@ -201,6 +201,21 @@ def _warnings_shown(tmp_path, state, monkeypatch) -> list:
     return shown
 
 
+def test_run_says_in_the_journal_what_the_camera_makes_of_the_mat(tmp_path, capsys,
+                                                                   monkeypatch):
+    import shutil
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    state = tmp_path / "state"
+    state.mkdir()
+    shutil.copytree(cards, state / "references")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{state}"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "3"]) == 0
+    assert capsys.readouterr().err.count("companion: camera: Mat found.\n") == 1
+
+
 def test_run_names_the_cards_still_to_enrol_on_the_screen(tmp_path, capsys, monkeypatch):
     """The table's own references leave out the Ghost and the Cleaner: the screen says so in
     the players' language, not just "no camera"."""
