@@ -27,7 +27,6 @@ from vision import mat as M
 from vision.frames import Frame
 from vision.recognize import portrait, read_references
 
-CARD_ASPECT = M.CARD_ASPECT
 DECK_DIR = Path(__file__).resolve().parents[1] / "assets" / "cards"
 
 
@@ -391,7 +390,7 @@ def random_scene(cards: Mapping[str, np.ndarray], rng: np.random.Generator | int
             area = cv2.contourArea(img_c)
             if any(_overlap(img_c, _project(hm, q)) > 0.0 for _, q in placed):
                 continue
-            if area < 0.5 * card_px * card_px * CARD_ASPECT:
+            if area < 0.5 * card_px * card_px * M.CARD_ASPECT:
                 continue
         elif arrangement == "touching":
             if any(_overlap(img_c, _project(hm, q)) > 0.01 * cv2.contourArea(img_c)

@@ -46,6 +46,7 @@ SLOT_TURNS = (-15.0, 0.0, 15.0)
 # 96 at 58, 87 to 88 of 96 at 56, 80 to 86 of 96 at 53 to 55.
 MIN_CARD_PX = 60
 
+
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
                   ) -> tuple[int, int, int, int]:
     """(x0, y0, x1, y1): the part of a picture of ``shape`` where a card lying in one of the
@@ -88,6 +89,8 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
     a camera frame of ``size`` (w, h) with the mat where ``view`` puts it: the part of the
     frame it searches (``search_region``), at the scale finding works at. Seen from too far it
     is too small to read; seen too much from the side it is not card-shaped."""
+    import cv2
+
     from vision.detect import MIN_AREA_FRAC, card_proportioned, working_scale
 
     zones = tuple(zones)
@@ -104,15 +107,10 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
         upright = all(card_proportioned(q) and s[0] + s[2] < s[1] + s[3]
                       for q, s in zip(quads, sides, strict=True))
         short = min(float(s.min()) for s in sides)
-        area = min(_area(q) for q in quads)
+        area = min(float(cv2.contourArea(np.float32(q))) for q in quads)
         looks.append(SlotLook(zone.name, short, short >= MIN_CARD_PX and area >= least_area,
                               upright))
     return looks
-
-
-def _area(q: np.ndarray) -> float:
-    x, y = q[:, 0], q[:, 1]
-    return 0.5 * abs(float(x @ np.roll(y, -1) - y @ np.roll(x, -1)))
 
 
 # --------------------------------------------------------------------------- events
