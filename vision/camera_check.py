@@ -148,19 +148,18 @@ def _merged(around: list[tuple], whole: list[tuple], box: tuple[int, int, int, i
 
     x0, y0, x1, y1 = box
     w, h = size
-    # An edge of the part that is not the picture's own cuts cards off.
-    cut = [x0 > 0 and x0 + 2, y0 > 0 and y0 + 2, x1 < w and x1 - 2, y1 < h and y1 - 2]
 
     def cut_off(c: np.ndarray) -> bool:
-        xs, ys = c[:, 0], c[:, 1]
-        return bool((cut[0] and xs.min() <= cut[0]) or (cut[1] and ys.min() <= cut[1])
-                    or (cut[2] and xs.max() >= cut[2]) or (cut[3] and ys.max() >= cut[3]))
-
-    kept = [f for f in around if not cut_off(f[2])]
+        """Touching an edge of the part that is not the picture's own."""
+        (lx, ly), (hx, hy) = c.min(axis=0), c.max(axis=0)
+        return bool((x0 > 0 and lx <= x0 + 2) or (y0 > 0 and ly <= y0 + 2)
+                    or (x1 < w and hx >= x1 - 2) or (y1 < h and hy >= y1 - 2))
 
     def inside(c: np.ndarray) -> bool:
-        return bool((c[:, 0] >= x0).all() and (c[:, 0] < x1).all()
-                    and (c[:, 1] >= y0).all() and (c[:, 1] < y1).all())
+        (lx, ly), (hx, hy) = c.min(axis=0), c.max(axis=0)
+        return bool(lx >= x0 and ly >= y0 and hx < x1 and hy < y1)
+
+    kept = [f for f in around if not cut_off(f[2])]
 
     def on_kept(c: np.ndarray) -> bool:
         x, y = c.mean(axis=0)
