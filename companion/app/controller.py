@@ -246,12 +246,15 @@ class Controller:
         self._say(key, **args)
         self.version += 1
 
-    def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = ()) -> None:
+    def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = ()) -> bool:
         """The camera found the mat or lost it (None: not known), for the camera check, and the
-        slots it sees too much from the side or from too far to read a card there (``poor``)."""
-        if found != self.mat_found or poor != self.slots_poor:
-            self.mat_found, self.slots_poor = found, poor
-            self.version += 1
+        slots it sees too much from the side or from too far to read a card there (``poor``).
+        True when that changed."""
+        if found == self.mat_found and poor == self.slots_poor:
+            return False
+        self.mat_found, self.slots_poor = found, poor
+        self.version += 1
+        return True
 
     def slots_seen(self) -> dict[str, str]:
         """The identity lying in each slot as the camera last read it, counting what it read

@@ -47,7 +47,6 @@ class App:
         self.flip = flip
         self.update = update  # shows parts of the screen (pygame.display.update)
         self.say = say
-        self._camera_said: tuple | None = None  # the mat and slots as last said
         self.light_redraws = 0
         self.drawn_version = -1
         self.redraws = 0
@@ -167,13 +166,10 @@ class App:
             # For the operator's camera check, and a warning while the mat is not seen or a
             # slot may go unread. Not known until the tracker has looked at a frame.
             looked = getattr(tracker, "examined", 1) > 0
-            self.ctl.set_mat_found(tracker.mat is not None if looked else None,
-                                   tuple(getattr(tracker, "slots_poor", ())))
-            state = (self.ctl.mat_found, self.ctl.slots_poor)
-            if looked and state != self._camera_said:
-                self._camera_said = state
-                if self.say is not None and getattr(tracker, "message", None):
-                    self.say(f"camera: {tracker.message}")
+            changed = self.ctl.set_mat_found(tracker.mat is not None if looked else None,
+                                             tuple(getattr(tracker, "slots_poor", ())))
+            if changed and self.say is not None and getattr(tracker, "message", None):
+                self.say(f"camera: {tracker.message}")
 
     def _lights(self):
         """What the virtual panel's lights look like, or just how often they changed when the
