@@ -20,6 +20,7 @@ from companion.app.i18n import (
     tr,
 )
 from companion.app.inputs import Press
+from companion.app.operator import camera_status
 from companion.app.screens.assets import card_art, font_path
 from companion.app.screens.operator import draw_menu, slot_names
 from companion.app.screens.palette import (
@@ -41,6 +42,11 @@ from companion.cards import COPIES, IDENTITIES, POWER
 from companion.engine import MAX_HEALTH, STONES_TO_WIN
 
 BASE_W, BASE_H = 1280, 720
+
+
+# What the camera check says (``camera_status``) that the screen keeps in sight as a warning.
+CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat",
+                   "cam.slots_poor": "warn.slots_poor"}
 
 
 class TableScreen:
@@ -474,12 +480,9 @@ class TableScreen:
                            True)
         message = ctl.message
         warnings = list(self.warnings)
-        if getattr(ctl, "camera_expected", False) and not ctl.camera:
-            warnings.append(("warn.camera_waiting", {}))
-        elif getattr(ctl, "mat_found", None) is False:
-            warnings.append(("warn.no_mat", {}))
-        elif getattr(ctl, "slots_poor", ()):
-            warnings.append(("warn.slots_poor", {"slots": slot_names(ctl.slots_poor)}))
+        camera = CAMERA_WARNINGS.get(camera_status(ctl)[0])
+        if camera is not None:
+            warnings.append((camera, {"slots": slot_names(ctl.slots_poor)}))
         if message is None and warnings:  # a missing device stays in sight
             message = ("warn.joined", {"text": "  ".join(
                 tr(lang, key, **args) for key, args in warnings)})
