@@ -6,7 +6,7 @@ import numpy as np
 from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_centre
 
 from vision import synthetic as S
-from vision.camera_check import RED, check_frame
+from vision.camera_check import RED, CheckReport, check_frame
 from vision.detect import find_cards, quad_iou
 from vision.mat import MARKERS, ZONES, MatView
 from vision.tracking import MIN_CARD_PX, slot_looks
@@ -129,6 +129,18 @@ def test_a_card_squashed_until_it_looks_wider_than_tall_is_not_upright():
     straight = np.diag([1.5, 1.5, 1.0])
     view = MatView(np.linalg.inv(straight), straight, (0, 1, 2, 3), 0.0)
     assert not any(look.poor for look in slot_looks(view, (640, 480)))
+
+
+def test_a_slot_out_of_the_picture_is_not_called_clear():
+    # Two px a mm, shifted so that slot b lies beyond the picture's right edge.
+    hm = np.float64([[2.0, 0.0, 200.0], [0.0, 2.0, -100.0], [0.0, 0.0, 1.0]])
+    view = MatView(np.linalg.inv(hm), hm, (0, 3), 0.0)
+    looks = slot_looks(view, (640, 480))
+    assert [(look.zone, look.in_picture, look.poor) for look in looks] == [
+        ("a", True, False), ("b", False, True)]
+    report = CheckReport({}, view, [], False, np.zeros((480, 640, 3), np.uint8), looks)
+    assert report.slots_line() == ("A card in slot b would be partly or wholly out of the "
+                                   "picture: point the camera at the whole mat.")
 
 
 def test_a_camera_too_far_away_is_told_to_come_closer():

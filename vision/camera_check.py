@@ -55,12 +55,17 @@ class CheckReport:
 
     def slots_line(self) -> str:
         """Whether a card laid in each slot will be found and read, and what to do if not."""
-        slanted = [look.zone for look in self.slots if not look.upright]
-        small = [look for look in self.slots if look.upright and not look.big_enough]
-        if not slanted and not small:
+        out = [look.zone for look in self.slots if not look.in_picture]
+        slanted = [look.zone for look in self.slots if look.in_picture and not look.upright]
+        small = [look for look in self.slots
+                 if look.in_picture and look.upright and not look.big_enough]
+        if not out and not slanted and not small:
             px = round(min(look.card_px for look in self.slots))
             return f"A card in a slot looks {px} pixels wide: clear enough to read."
         parts = []
+        if out:
+            parts.append(f"A card in {slot_words(out)} would be partly or wholly out of the "
+                         "picture: point the camera at the whole mat.")
         if slanted:
             parts.append(f"A card in {slot_words(slanted)} may not be found: the camera sees the "
                          "mat too much from the side. Mount it more nearly straight above the "

@@ -76,11 +76,12 @@ class SlotLook:
     card_px: float  # its short side in the pixels finding works on (the least of SLOT_TURNS)
     big_enough: bool  # at least MIN_CARD_PX across and of a card's size for finding
     upright: bool  # card-proportioned (``card_proportioned``) and still taller than wide
+    in_picture: bool = True  # all of it inside the picture
 
     @property
     def poor(self) -> bool:
         """A card laid there may go unread."""
-        return not (self.big_enough and self.upright)
+        return not (self.big_enough and self.upright and self.in_picture)
 
 
 def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZONES
@@ -98,10 +99,13 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
     k = working_scale(x1 - x0, y1 - y0)
     least_area = MIN_AREA_FRAC * (x1 - x0) * (y1 - y0) * k * k
     looks = []
+    w, h = size
     for zone in zones:
         mid = (zone.x + zone.w / 2, zone.y + zone.h / 2)
-        quads = [(view.mat_to_image(card_corners(*mid, turn=turn)) - (x0, y0)) * k
-                 for turn in SLOT_TURNS]
+        seen = [view.mat_to_image(card_corners(*mid, turn=turn)) for turn in SLOT_TURNS]
+        in_picture = all(bool((q >= 0).all() and (q[:, 0] < w).all() and (q[:, 1] < h).all())
+                         for q in seen)
+        quads = [(q - (x0, y0)) * k for q in seen]
         sides = [np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1) for q in quads]
         # Corners go round from the card's top-left: sides 0 and 2 are its short ones.
         upright = all(card_proportioned(q) and s[0] + s[2] < s[1] + s[3]
@@ -109,7 +113,7 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
         short = min(float(s.min()) for s in sides)
         area = min(float(cv2.contourArea(np.float32(q))) for q in quads)
         looks.append(SlotLook(zone.name, short, short >= MIN_CARD_PX and area >= least_area,
-                              upright))
+                              upright, in_picture))
     return looks
 
 
