@@ -298,6 +298,53 @@ def test_slots_seen_too_much_from_the_side_are_named():
     assert looks == [1]  # nothing moved since: no more looks
 
 
+def _markers_at(scale: float) -> dict[int, np.ndarray]:
+    """The mat's markers as a camera straight above it sees them, ``scale`` pixels a
+    millimetre, the mat's corner at (100, 100)."""
+    from vision.mat import MARKERS, marker_corners_mm
+
+    return {i: (marker_corners_mm(i) * scale + 100).astype(np.float32) for i in MARKERS}
+
+
+def test_a_view_on_the_size_bound_does_not_make_the_slot_warning_come_and_go():
+    from vision.mat import mat_from_markers
+    from vision.tracking import CLEAR_MARGIN, MIN_CARD_PX, slot_looks
+
+    def card_px(scale):
+        return min(look.card_px for look in
+                   slot_looks(mat_from_markers(_markers_at(scale)), (640, 480)))
+
+    # The scale at which a card in a slot measures MIN_CARD_PX, then views a hair either side.
+    lo, hi = 0.5, 1.5
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if card_px(mid) < MIN_CARD_PX else (lo, mid)
+    under, over, clear = lo * 0.998, hi * 1.002, hi * (1 + 2 * CLEAR_MARGIN)
+    views = iter([over, under, over, under, over, clear, under, clear])
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=0.0,
+                            find_markers=lambda image: _markers_at(next(views)))
+    frames = [np.full((480, 640, 3), grey, np.uint8) for grey in (60, 180)]
+    said = []
+    for i in range(8):  # each frame differs from the last: the mat is looked at every time
+        tracker.feed(Frame(frames[i % 2], float(i)))
+        said.append(tracker.slots_poor)
+    fine, poor = (), ("a", "b")
+    assert said == [fine, poor, poor, poor, poor, fine, poor, fine]
+
+
+def test_card_proportioned_with_a_margin_asks_for_room_to_spare():
+    from vision.detect import MAX_ASPECT, card_proportioned
+
+    def card(aspect):
+        return np.float32([[0, 0], [100, 0], [100, 100 * aspect], [0, 100 * aspect]])
+
+    near_bound = card(MAX_ASPECT * 0.99)
+    assert card_proportioned(near_bound)
+    assert not card_proportioned(near_bound, margin=0.03)
+    assert card_proportioned(card(1.4), margin=0.03)
+    assert not card_proportioned(card(MAX_ASPECT * 1.01))
+
+
 def test_no_mat_no_events_and_a_clear_message():
     rec = ColourRecognizer()
     tracker = RevealTracker(rec, stable_frames=1)

@@ -205,27 +205,30 @@ def _card_shaped(q: np.ndarray, img_area: float,
     return _proportioned(q, aspect)
 
 
-def _proportioned(q: np.ndarray, aspect: tuple[float, float]) -> bool:
-    """Proportions within ``aspect``, opposite sides alike and corners near right angles."""
+def _proportioned(q: np.ndarray, aspect: tuple[float, float], margin: float = 0.0) -> bool:
+    """Proportions within ``aspect``, opposite sides alike and corners near right angles;
+    with a ``margin``, every bound that much (a share of it) further in."""
     pts = q.tolist()  # plain floats: a handful of numbers, no array overhead
     vec = [(pts[(i + 1) % 4][0] - pts[i][0], pts[(i + 1) % 4][1] - pts[i][1]) for i in range(4)]
     sides = [math.hypot(x, y) for x, y in vec]
     a = (sides[0] + sides[2]) / 2
     b = (sides[1] + sides[3]) / 2
     ratio = max(a, b) / max(1e-6, min(a, b))
-    if not aspect[0] <= ratio <= aspect[1]:
+    if not aspect[0] * (1 + margin) <= ratio <= aspect[1] * (1 - margin):
         return False
     # Opposite sides of similar length (perspective shortens, but not that much).
-    if min(sides[0], sides[2]) < 0.6 * max(sides[0], sides[2]):
+    alike = 0.6 * (1 + margin)
+    if min(sides[0], sides[2]) < alike * max(sides[0], sides[2]):
         return False
-    if min(sides[1], sides[3]) < 0.6 * max(sides[1], sides[3]):
+    if min(sides[1], sides[3]) < alike * max(sides[1], sides[3]):
         return False
+    most = MAX_CORNER_DEVIATION * (1 - margin)
     for i in range(4):
         # The corner at point i lies between the side coming in (i - 1) and the one going out.
         ux, uy = -vec[i - 1][0], -vec[i - 1][1]
         vx, vy = vec[i]
         cos = (ux * vx + uy * vy) / (sides[i - 1] * sides[i] + 1e-9)
-        if abs(90.0 - math.degrees(math.acos(min(1.0, max(-1.0, cos))))) > MAX_CORNER_DEVIATION:
+        if abs(90.0 - math.degrees(math.acos(min(1.0, max(-1.0, cos))))) > most:
             return False
     return True
 
@@ -359,13 +362,14 @@ def _inter(a, b):
     return float(v)
 
 
-def card_proportioned(quad: np.ndarray) -> bool:
+def card_proportioned(quad: np.ndarray, *, margin: float = 0.0) -> bool:
     """Whether an outline (4 x 2 corners in order around it) has what finding asks of a card's
     besides its size (at least ``MIN_AREA_FRAC`` of the picture): convex, a card's proportions,
-    opposite sides alike, corners near right angles. A card seen too much from the side fails."""
+    opposite sides alike, corners near right angles. A card seen too much from the side fails.
+    With a ``margin`` (say 0.03), it must pass with every bound that share further in."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
     return (bool(cv2.isContourConvex(q.reshape(-1, 1, 2)))
-            and _proportioned(q, (MIN_ASPECT, MAX_ASPECT)))
+            and _proportioned(q, (MIN_ASPECT, MAX_ASPECT), margin))
 
 
 def working_scale(w: int, h: int) -> float:

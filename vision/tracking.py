@@ -45,6 +45,11 @@ SLOT_TURNS = (-15.0, 0.0, 15.0)
 # with a card in each slot: all laid right at 65 to 78 pixels, 47 of 48 at 60, 91 to 92 of
 # 96 at 58, 87 to 88 of 96 at 56, 80 to 86 of 96 at 53 to 55.
 MIN_CARD_PX = 60
+# A slot found poor is said to be fine again only once its look is this much (a share of
+# each bound) inside every bound (``SlotLook.clear``): the mat's view shifts by a fraction of
+# a pixel from one look to the next, and a view lying on a bound would otherwise make the
+# warning come and go every look.
+CLEAR_MARGIN = 0.03
 
 
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
@@ -77,6 +82,7 @@ class SlotLook:
     big_enough: bool  # at least MIN_CARD_PX across and of a card's size for finding
     upright: bool  # card-proportioned (``card_proportioned``) and still taller than wide
     in_picture: bool = True  # all of it inside the picture
+    clear: bool = True  # all of the above with CLEAR_MARGIN to spare
 
     @property
     def poor(self) -> bool:
@@ -92,29 +98,43 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
     is too small to read; seen too much from the side it is not card-shaped."""
     import cv2
 
-    from vision.detect import MIN_AREA_FRAC, card_proportioned, working_scale
+    from vision.detect import MIN_AREA_FRAC, working_scale
 
     zones = tuple(zones)
     x0, y0, x1, y1 = search_region(view, (size[1], size[0]), zones)
     k = working_scale(x1 - x0, y1 - y0)
     least_area = MIN_AREA_FRAC * (x1 - x0) * (y1 - y0) * k * k
     looks = []
-    w, h = size
     for zone in zones:
         mid = (zone.x + zone.w / 2, zone.y + zone.h / 2)
         seen = [view.mat_to_image(card_corners(*mid, turn=turn)) for turn in SLOT_TURNS]
-        in_picture = all(bool((q >= 0).all() and (q[:, 0] < w).all() and (q[:, 1] < h).all())
-                         for q in seen)
         quads = [(q - (x0, y0)) * k for q in seen]
         sides = [np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1) for q in quads]
-        # Corners go round from the card's top-left: sides 0 and 2 are its short ones.
-        upright = all(card_proportioned(q) and s[0] + s[2] < s[1] + s[3]
-                      for q, s in zip(quads, sides, strict=True))
         short = min(float(s.min()) for s in sides)
         area = min(float(cv2.contourArea(np.float32(q))) for q in quads)
+        m = CLEAR_MARGIN
+        clear = (short >= MIN_CARD_PX * (1 + m) and area >= least_area * (1 + m)
+                 and _upright(quads, sides, m) and _inside(seen, size, m * short / k))
         looks.append(SlotLook(zone.name, short, short >= MIN_CARD_PX and area >= least_area,
-                              upright, in_picture))
+                              _upright(quads, sides, 0.0), _inside(seen, size, 0.0), clear))
     return looks
+
+
+def _inside(quads, size: tuple[int, int], spare: float) -> bool:
+    """Every quad's corners at least ``spare`` pixels inside a picture of ``size`` (w, h)."""
+    w, h = size
+    return all(bool((q >= spare).all() and (q[:, 0] < w - spare).all()
+                    and (q[:, 1] < h - spare).all()) for q in quads)
+
+
+def _upright(quads, sides, margin: float) -> bool:
+    """Every quad card-proportioned (with ``margin``) and taller than wide (``sides``: each
+    quad's side lengths; corners go round from the card's top-left, so sides 0 and 2 are its
+    short ones)."""
+    from vision.detect import card_proportioned
+
+    return all(card_proportioned(q, margin=margin) and s[0] + s[2] < s[1] + s[3]
+               for q, s in zip(quads, sides, strict=True))
 
 
 # --------------------------------------------------------------------------- events
@@ -430,8 +450,10 @@ class RevealTracker:
         if view is not None:
             self.mat, self._mat_t = view, t
             size = (image.shape[1], image.shape[0])
-            self.slots_poor = tuple(look.zone for look in slot_looks(view, size, self.zones)
-                                    if look.poor)
+            # A slot said to be poor stays so until its look is clear of every bound.
+            self.slots_poor = tuple(
+                look.zone for look in slot_looks(view, size, self.zones)
+                if look.poor or (look.zone in self.slots_poor and not look.clear))
             self.message = "Mat found." if not self.slots_poor else (
                 f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
                 "companion camera-check.")
