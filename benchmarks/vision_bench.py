@@ -308,7 +308,6 @@ def bench_other_deck(n: int, seed: int) -> None:
             if arrangement == "spread":
                 spread = scenes
         bench_whole(rec, spread)
-        bench_sharp_photos(deck, rec, n, seed)
         bench_photographed(deck, spread, seed)
 
 
@@ -341,32 +340,6 @@ def bench_whole(rec, scenes) -> None:
     total = right + wrong + unknown
     print(f"  read whole (cut out with a margin): {right}/{total} right, {wrong} wrong, "
           f"{unknown} unknown; {spent / max(1, total) * 1000:.1f} ms a card")
-
-
-def bench_sharp_photos(deck, rec, n: int, seed: int, card_px: float = 250.0) -> None:
-    """Photos of 1280 x 960 with the cards large and sharp (``card_px`` along their short
-    side, as a phone or a webcam held close takes them): read on the scene, and each fully
-    visible card cut out with a margin and read whole."""
-    tot = np.zeros(7, int)
-    right = wrong = unknown = 0
-    for i in range(n):
-        sc = S.random_scene(deck, np.random.default_rng(seed + 900 + i), size=(1280, 960),
-                            card_px=card_px, arrangement="spread")
-        rd = rec.read(sc.image)
-        tot += score_frame(sc.cards, [r.corners for r in rd], [r.label for r in rd])
-        for card in sc.cards:
-            if not card.fully_visible:
-                continue
-            mid = card.corners.mean(axis=0)
-            size = (round(1.1 * card_px), round(1.54 * card_px))
-            m = rec.classify(warp_quad(sc.image, mid + 1.1 * (card.corners - mid), size))
-            right += m.label == card.label
-            unknown += m.label is None
-            wrong += m.label not in (None, card.label)
-    vis, hit, mis, unk, fa, partial, det = tot
-    print(f"  sharp photos (1280 x 960, cards {card_px:.0f} px): on the scene named right "
-          f"{(hit - unk) / max(1, vis):6.1%} of {vis}, misreads {mis}; read whole "
-          f"{right}/{right + wrong + unknown} right, {wrong} wrong, {unknown} unknown")
 
 
 def bench_photographed(deck, scenes, seed: int) -> None:

@@ -701,54 +701,6 @@ def test_cards_alike_touching_are_told_apart_too():
     assert named >= 4, named  # none without the closer look
 
 
-# -- sharp photos of cards filling most of the picture ---------------------------------------
-
-@pytest.fixture(scope="module")
-def playing_cards():
-    return S.pip_deck()
-
-
-def _photos(deck, seeds, *, card_px=250.0, only=None):
-    """Each fully visible card of 1280 x 960 scenes cut out with a margin (the card about
-    four fifths of the picture): (label, picture)."""
-    out = []
-    for seed in seeds:
-        sc = S.random_scene(deck, np.random.default_rng(seed), size=(1280, 960),
-                            card_px=card_px, arrangement="spread")
-        for card in sc.cards:
-            if card.fully_visible and only in (None, card.label):
-                mid = card.corners.mean(axis=0)
-                size = (round(1.1 * card_px), round(1.54 * card_px))
-                out.append((card.label, warp_quad(sc.image, mid + 1.1 * (card.corners - mid),
-                                                  size)))
-    return out
-
-
-def test_a_sharp_photo_of_a_card_filling_most_of_it_is_cut_down_to_the_card(playing_cards):
-    """Playing cards (all 52 enrolled) are too alike to name with a margin round them; cut
-    down to the card (outlined as a close-up: too large for a card on a table), most are
-    named, none wrongly."""
-    rec = Recognizer({k: [v] for k, v in playing_cards.items()})
-    photos = _photos(playing_cards, range(60000, 60008))
-    answers = [(label, rec.classify(pic)) for label, pic in photos]
-    assert all(m.label in (None, label) for label, m in answers), answers
-    named = sum(m.label == label for label, m in answers)
-    assert named >= 0.7 * len(photos), (named, len(photos))
-
-
-@pytest.mark.parametrize(("missing", "alike"), [("5h", ("4h", "6h", "5d")),
-                                                ("8h", ("7h", "9h", "8d")),
-                                                ("2c", ("2s", "3c", "Ac"))])
-def test_a_sharp_photo_of_a_playing_card_never_enrolled_is_not_named(playing_cards, missing,
-                                                                      alike):
-    """Its look-alikes (all enrolled) differ from it by a pip or a suit: it stays unknown."""
-    rec = Recognizer({k: [v] for k, v in playing_cards.items() if k != missing})
-    laid = {k: playing_cards[k] for k in (missing, *alike)}  # scenes of it and its look-alikes
-    photos = _photos(laid, range(60000, 60012), card_px=200.0, only=missing)
-    assert len(photos) >= 5
-    assert all(rec.classify(pic).label is None for _, pic in photos)
-
-
 # -- cards found by their picture panel ------------------------------------------------------------
 
 def _framed_deck(n: int = 6) -> dict[str, np.ndarray]:

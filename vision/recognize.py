@@ -697,8 +697,8 @@ class Recognizer:
         colour with the picture.
 
         When the picture is not recognised as it is and holds one clearly outlined card with
-        some background around it (a loosely cropped photo, the card filling most of it or
-        not), that card is cut out and tried once more (``find_card=False`` skips this).
+        some background around it (a loosely cropped photo), that card is cut out and tried
+        once more (``find_card=False`` skips this).
         """
         per, fast = self._whole_look(card_bgr)
         if fast.label is not None:
@@ -706,13 +706,10 @@ class Recognizer:
             return fast
         match = self._agreeing(self._decide(self._votes(card_bgr)), per)
         if match.label is None and find_card:
-            from vision.detect import find_outlines
+            from vision.detect import find_cards
 
             h, w = card_bgr.shape[:2]
-            found = find_outlines(card_bgr)
-            quads = [q for q in found.cards if cv2.contourArea(q) >= 0.15 * h * w]
-            # A card filling most of the picture is outlined as a close-up (largest first).
-            quads = quads or found.close_ups[:1]
+            quads = [q for q in find_cards(card_bgr) if cv2.contourArea(q) >= 0.15 * h * w]
             if len(quads) == 1:
                 again = self.classify(warp_quad(card_bgr, quads[0]), find_card=False)
                 if again.label is not None:
