@@ -152,3 +152,20 @@ def test_a_camera_too_far_away_is_told_to_come_closer():
     assert report.lines[2] == (f"A card in slot a or b would look only {px} pixels wide "
                                f"({MIN_CARD_PX} or more reads well): bring the camera closer to "
                                "the mat, or give it a larger picture.")
+
+
+def test_a_slot_read_only_just_is_said_so_and_the_camera_is_not_ready():
+    """Past a bound but not clear of it: the table, once it has warned about the slot, keeps
+    warning, so camera-check must say what to change rather than call it clear."""
+    from vision.tracking import SlotLook
+
+    just = SlotLook("a", MIN_CARD_PX + 0.5, True, True, True, clear=False)
+    fine = SlotLook("b", 80.0, True, True, True)
+    report = CheckReport({}, None, [], False, np.zeros((4, 4, 3), np.uint8), [just, fine])
+    assert not just.poor
+    assert report.slots_line() == (
+        f"A card in slot a would be read, but only just ({MIN_CARD_PX} pixels wide): mount the "
+        "camera a little closer to the mat and more nearly straight above it, or the table may "
+        "warn about it.")
+    report.slots[0] = SlotLook("a", 80.0, True, True, True)
+    assert report.slots_line() == "A card in a slot looks 80 pixels wide: clear enough to read."

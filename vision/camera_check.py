@@ -61,6 +61,12 @@ class CheckReport:
                  if look.in_picture and look.upright and not look.big_enough]
         if not out and not slanted and not small:
             px = round(min(look.card_px for look in self.slots))
+            edge = [look.zone for look in self.slots if not look.clear]
+            if edge:
+                # The table, once it has warned about such a slot, keeps warning until it clears.
+                return (f"A card in {slot_words(edge)} would be read, but only just ({px} pixels "
+                        "wide): mount the camera a little closer to the mat and more nearly "
+                        "straight above it, or the table may warn about it.")
             return f"A card in a slot looks {px} pixels wide: clear enough to read."
         parts = []
         if out:
