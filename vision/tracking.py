@@ -96,7 +96,6 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
     a camera frame of ``size`` (w, h) with the mat where ``view`` puts it: the part of the
     frame it searches (``search_region``), at the scale finding works at. Seen from too far it
     is too small to read; seen too much from the side it is not card-shaped."""
-    import cv2
 
     from vision.detect import MIN_AREA_FRAC, working_scale
 
@@ -109,15 +108,31 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
         mid = (zone.x + zone.w / 2, zone.y + zone.h / 2)
         seen = [view.mat_to_image(card_corners(*mid, turn=turn)) for turn in SLOT_TURNS]
         quads = [(q - (x0, y0)) * k for q in seen]
-        sides = [np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1) for q in quads]
-        short = min(float(s.min()) for s in sides)
-        area = min(float(cv2.contourArea(np.float32(q))) for q in quads)
-        m = CLEAR_MARGIN
-        clear = (short >= MIN_CARD_PX * (1 + m) and area >= least_area * (1 + m)
-                 and _upright(quads, sides, m) and _inside(seen, size, m * short / k))
-        looks.append(SlotLook(zone.name, short, short >= MIN_CARD_PX and area >= least_area,
-                              _upright(quads, sides, 0.0), _inside(seen, size, 0.0), clear))
+        short = min(float(_sides(q).min()) for q in quads)
+        bounds = _within(seen, quads, k, size, least_area, margin=0.0)
+        clear = all(_within(seen, quads, k, size, least_area, margin=CLEAR_MARGIN))
+        looks.append(SlotLook(zone.name, short, *bounds, clear=clear))
     return looks
+
+
+def _sides(q: np.ndarray) -> np.ndarray:
+    """A quad's four side lengths, from the side leaving its first corner."""
+    return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+
+
+def _within(seen, quads, k: float, size: tuple[int, int], least_area: float, *,
+            margin: float) -> tuple[bool, bool, bool]:
+    """Whether a card lying as ``seen`` in a frame of ``size`` (w, h), and as ``quads`` at the
+    scale ``k`` finding works at, is big enough (``least_area`` there), upright and in the
+    picture, each with ``margin`` to spare: a share of each bound, and of the card's width
+    from the picture's edge."""
+    import cv2
+
+    sides = [_sides(q) for q in quads]
+    short = min(float(s.min()) for s in sides)
+    area = min(float(cv2.contourArea(np.float32(q))) for q in quads)
+    return (short >= MIN_CARD_PX * (1 + margin) and area >= least_area * (1 + margin),
+            _upright(quads, sides, margin), _inside(seen, size, margin * short / k))
 
 
 def _inside(quads, size: tuple[int, int], spare: float) -> bool:
