@@ -6,7 +6,7 @@ import numpy as np
 from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_centre
 
 from vision import synthetic as S
-from vision.camera_check import RED, CheckReport, check_frame
+from vision.camera_check import ORANGE, RED, SLOT_COLOUR, CheckReport, check_frame
 from vision.detect import find_cards, quad_iou
 from vision.mat import MARKERS, ZONES, MatView
 from vision.tracking import MIN_CARD_PX, slot_looks
@@ -152,6 +152,25 @@ def test_a_camera_too_far_away_is_told_to_come_closer():
     assert report.lines[2] == (f"A card in slot a or b would look only {px} pixels wide "
                                f"({MIN_CARD_PX} or more reads well): bring the camera closer to "
                                "the mat, or give it a larger picture.")
+
+
+def _drawn_at_slot_a(report, colour) -> bool:
+    """Whether ``colour`` is drawn (give or take its smoothed edges) at slot a's first corner."""
+    slot_a = report.mat.mat_to_image(np.float32([[ZONES[0].x, ZONES[0].y]]))[0]
+    x, y = np.round(slot_a).astype(int)
+    patch = report.picture[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3).astype(int)
+    return bool((np.abs(patch - colour).max(axis=1) <= 12).any())
+
+
+def test_a_slot_read_only_just_is_drawn_in_orange():
+    # At this size a card in a slot is read, but less than CLEAR_MARGIN over the least size.
+    report = check_frame(_mat_picture(size=(468, 351)).image, find_cards=find_cards)
+    assert not any(look.poor for look in report.slots)
+    assert not any(look.clear for look in report.slots)
+    assert _drawn_at_slot_a(report, ORANGE) and not _drawn_at_slot_a(report, RED)
+    assert not _drawn_at_slot_a(report, SLOT_COLOUR)
+    clear = check_frame(_mat_picture().image, find_cards=find_cards)
+    assert _drawn_at_slot_a(clear, SLOT_COLOUR) and not _drawn_at_slot_a(clear, ORANGE)
 
 
 def test_a_slot_read_only_just_is_said_so_and_the_camera_is_not_ready():

@@ -67,6 +67,26 @@ def test_camera_check_fails_when_a_card_in_a_slot_would_not_be_read(tmp_path, ca
     assert (tmp_path / "x.png").is_file()  # the picture is saved all the same
 
 
+def test_camera_check_fails_when_a_slot_would_be_read_only_just(tmp_path, capsys):
+    """A camera mounted right at a bound: the cards are read, but the table may warn about the
+    slots, so the camera is not ready; a little closer, and it is."""
+    from vision import synthetic as S
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    picture = folder / "1.png"
+    deck = S.load_deck()
+    for (w, h), code in (((468, 351), 1), ((480, 360), 0)):
+        scene = S.mat_scene(deck, {"a": "ghost", "b": "cook"}, size=(w, h), tilt=0.12, rng=3,
+                            margin=0.04)
+        cv2.imwrite(str(picture), scene.image)
+        assert run(["camera-check", "--source", str(folder),
+                    "--out", str(tmp_path / "x.png")]) == code
+        text = capsys.readouterr().out
+        assert "2 cards: a card in slot a, a card in slot b." in text
+        assert ("would be read, but only just" in text) == (code == 1)
+
+
 def test_camera_check_reads_the_cards_as_the_table_does(tmp_path, capsys, monkeypatch):
     from pathlib import Path
 

@@ -155,37 +155,42 @@ def _merged(around: list[tuple], whole: list[tuple], box: tuple[int, int, int, i
     those cut off by its edge, and the cards read in the whole picture that lie partly
     outside ``box`` and on none of those: inside it, the table sees only what ``around``
     holds."""
-    import cv2
-
-    x0, y0, x1, y1 = box
-    w, h = size
-
-    def cut_off(c: np.ndarray) -> bool:
-        """Touching an edge of the part that is not the picture's own."""
-        (lx, ly), (hx, hy) = c.min(axis=0), c.max(axis=0)
-        return bool((x0 > 0 and lx <= x0 + 2) or (y0 > 0 and ly <= y0 + 2)
-                    or (x1 < w and hx >= x1 - 2) or (y1 < h and hy >= y1 - 2))
-
-    def inside(c: np.ndarray) -> bool:
-        (lx, ly), (hx, hy) = c.min(axis=0), c.max(axis=0)
-        return bool(lx >= x0 and ly >= y0 and hx < x1 and hy < y1)
-
-    kept = [f for f in around if not cut_off(f[2])]
-
-    def on_kept(c: np.ndarray) -> bool:
-        x, y = c.mean(axis=0)
-        return any(cv2.pointPolygonTest(k[2].reshape(-1, 1, 2), (float(x), float(y)), False) >= 0
-                   for k in kept)
-
+    kept = [f for f in around if not _cut_off(f[2], box, size)]
     # A card whole inside the part is the part's to read, unless its edge cut the card off.
     return kept + [f for f in whole
-                   if not (inside(f[2]) and not cut_off(f[2])) and not on_kept(f[2])]
+                   if not (_inside(f[2], box) and not _cut_off(f[2], box, size))
+                   and not _on_any(f[2], [k[2] for k in kept])]
+
+
+def _cut_off(c: np.ndarray, box: tuple[int, int, int, int], size: tuple[int, int]) -> bool:
+    """Whether corners ``c`` touch an edge of the part ``box`` of a picture of ``size``
+    (w, h) that is not the picture's own edge."""
+    x0, y0, x1, y1 = box
+    w, h = size
+    (lx, ly), (hx, hy) = c.min(axis=0), c.max(axis=0)
+    return bool((x0 > 0 and lx <= x0 + 2) or (y0 > 0 and ly <= y0 + 2)
+                or (x1 < w and hx >= x1 - 2) or (y1 < h and hy >= y1 - 2))
+
+
+def _inside(c: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    x0, y0, x1, y1 = box
+    (lx, ly), (hx, hy) = c.min(axis=0), c.max(axis=0)
+    return bool(lx >= x0 and ly >= y0 and hx < x1 and hy < y1)
+
+
+def _on_any(c: np.ndarray, quads: list[np.ndarray]) -> bool:
+    """Whether the middle of corners ``c`` lies on any of ``quads``."""
+    import cv2
+
+    x, y = c.mean(axis=0)
+    return any(cv2.pointPolygonTest(q.reshape(-1, 1, 2), (float(x), float(y)), False) >= 0
+               for q in quads)
 
 
 def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None,
          cards: list[SeenCard], recognised: bool, slots: Sequence[SlotLook] = ()) -> np.ndarray:
     """The picture with the markers, the mat, its slots (red where a card would not be read
-    well) and the cards drawn on it."""
+    well, orange where it would be read only just) and the cards drawn on it."""
     import cv2
 
     out = image.copy()
@@ -199,8 +204,10 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
     if view is not None:
         cv2.polylines(out, [view.outline_px().astype(np.int32)], True, GREEN, thick, cv2.LINE_AA)
         poor = {look.zone for look in slots if look.poor}
+        just = {look.zone for look in slots if not look.clear}
         for zone in ZONES:
-            colour = RED if zone.name in poor else SLOT_COLOUR
+            colour = (RED if zone.name in poor else ORANGE if zone.name in just
+                      else SLOT_COLOUR)
             quad = view.mat_to_image(zone_corners_mm(zone)).astype(np.int32)
             cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
             x, y = quad.min(axis=0)
