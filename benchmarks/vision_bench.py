@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from vision import synthetic as S  # noqa: E402
 from vision.detect import find_cards, quad_iou  # noqa: E402
-from vision.recognize import CardReader, Recognizer, warp_quad  # noqa: E402
+from vision.recognize import Recognizer, warp_quad  # noqa: E402
+from vision.scene import CardReader  # noqa: E402
 
 DOBBLE = ROOT.parent / "shared" / "data" / "dobble"
 FIGURES: dict[str, float] = {}  # what the targets are checked against, filled as they come

@@ -97,7 +97,7 @@ def test_camera_check_reads_the_cards_as_the_table_does(tmp_path, capsys, monkey
     scene = S.mat_scene(S.load_deck(), {"a": "ghost", "b": "cook"}, rng=3)
     cv2.imwrite(str(folder / "1.png"), scene.image)
     refs = Path(__file__).resolve().parents[1] / "assets" / "cards"
-    from vision.recognize import CardReader
+    from vision.scene import CardReader
 
     readers = []
     real = CardReader.read

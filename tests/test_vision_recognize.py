@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision import synthetic as S
-from vision.recognize import CardReader, EnrolmentError, Recognizer, warp_quad
+from vision.recognize import EnrolmentError, Recognizer, warp_quad
+from vision.scene import CardReader, _named
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "assets" / "cards"
@@ -244,7 +245,6 @@ def test_dobble_cards_not_enrolled_stay_unknown():
 
 
 def test_card_reader_names_each_card_once(rec, deck):
-    from vision.recognize import CardReader
 
     clock = S.ManualClock()
     cam = S.SyntheticCamera(deck, clock=clock, settle=0.3, seed=2)
@@ -269,7 +269,6 @@ def test_card_reader_names_each_card_once(rec, deck):
 
 
 def test_card_reader_sees_a_card_swapped_in_place(rec, deck):
-    from vision.recognize import CardReader
 
     reader = CardReader(rec)
     before = S.mat_scene(deck, {"a": "vampire"}, jitter=False, rng=1).image
@@ -529,11 +528,11 @@ def test_a_piece_lying_on_another_card_is_not_read_again():
     rec = Recognizer({k: [v] for k, v in deck.items()})
     piece = np.float32(_box(250, 100))
     image = _touching(deck, [("white1", _box(250, 100))])
-    [alone] = rec._named(image, [piece], None, [])
+    [alone] = _named(rec, image, [piece], None, [])
     assert alone.label == "white1"
     under = np.float32(_box(240, 90, 110, 146))  # another card's outline around it
-    assert rec._named(image, [piece], None, [under]) == []
-    assert [r.label for r in rec._named(image, [piece], under, [under])] == ["white1"]  # its whole
+    assert _named(rec, image, [piece], None, [under]) == []
+    assert [r.label for r in _named(rec, image, [piece], under, [under])] == ["white1"]  # its whole
 
 
 # -- one card photographed from close by ---------------------------------------------------------
@@ -723,11 +722,11 @@ def _framed_deck(n: int = 6) -> dict[str, np.ndarray]:
 
 def test_the_place_of_a_decks_picture_panel_is_learnt_from_its_references():
     rec = Recognizer({k: [v] for k, v in _framed_deck().items()})
-    [layout] = rec._layouts
+    [layout] = rec.panel_layouts
     assert np.allclose(layout, [[20 / 441, 108 / 616], [420 / 441, 108 / 616],
                                 [420 / 441, 508 / 616], [20 / 441, 508 / 616]], atol=0.02)
-    assert len(Recognizer({k: [v] for k, v in S.panelled_deck().items()})._layouts) == 2
-    assert Recognizer({k: [v] for k, v in _white_deck().items()})._layouts == []
+    assert len(Recognizer({k: [v] for k, v in S.panelled_deck().items()}).panel_layouts) == 2
+    assert Recognizer({k: [v] for k, v in _white_deck().items()}).panel_layouts == []
 
 
 def test_dark_cards_touching_are_found_by_their_picture_panels():

@@ -150,7 +150,7 @@ class Reading:
     corners: np.ndarray  # 4 x 2 float32, image pixels, in order around the card
 
 
-def _grey(image: np.ndarray) -> np.ndarray:
+def as_grey(image: np.ndarray) -> np.ndarray:
     if image.ndim == 2:
         return image
     if image.shape[2] == 4:
@@ -161,7 +161,7 @@ def _grey(image: np.ndarray) -> np.ndarray:
 def _normalise(image: np.ndarray, side: int | None = None) -> np.ndarray:
     """Grey, rescaled to a longer side of ``side`` pixels (default WORK_SIDE)."""
     side = side or WORK_SIDE
-    g = _grey(image)
+    g = as_grey(image)
     h, w = g.shape[:2]
     s = side / max(h, w)
     if abs(s - 1.0) > 1e-3:
@@ -247,7 +247,7 @@ def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, 
 
 
 def _low_res(image: np.ndarray, side: int) -> np.ndarray:
-    g = _grey(image)
+    g = as_grey(image)
     h, w = g.shape[:2]
     s = side / max(h, w)
     if s >= 1:
@@ -297,7 +297,7 @@ def _fine_vector(card_bgr: np.ndarray) -> np.ndarray:
 def _fine_grey(card_bgr: np.ndarray) -> np.ndarray:
     """A card picture of FINE_W x FINE_H in grey at half that size, to align another onto
     (half the size: a quarter of the work, and still to a fraction of a pixel)."""
-    half = cv2.resize(_grey(card_bgr), (FINE_W // 2, FINE_H // 2), interpolation=cv2.INTER_AREA)
+    half = cv2.resize(as_grey(card_bgr), (FINE_W // 2, FINE_H // 2), interpolation=cv2.INTER_AREA)
     return half.astype(np.float32)
 
 
@@ -420,7 +420,7 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
         return None
     mx, my = card.mean(axis=0).tolist()
     most = cv2.contourArea(card) / PANEL_SHARE[0]  # an outline around a panel at most this large
-    if any(_inside(q, (mx, my)) and cv2.contourArea(q) <= most for q in found.close_ups):
+    if any(point_inside(q, (mx, my)) and cv2.contourArea(q) <= most for q in found.close_ups):
         return None
     return card
 
@@ -457,7 +457,7 @@ def _same_way_up(pics: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarr
     others (a photo, a scan) would make its shared design look like a difference."""
     if len(pics) < 3:
         return pics
-    thumbs = np.stack([cv2.resize(_grey(pic), (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
+    thumbs = np.stack([cv2.resize(as_grey(pic), (THUMB_W, THUMB_H), interpolation=cv2.INTER_AREA)
                        for _, pic in pics]).astype(np.float32)
     middle = np.median(thumbs, axis=0)
     middle = _unit((middle - middle.mean()).ravel())
@@ -571,7 +571,7 @@ class Recognizer:
         self._matcher.train()
         self._enrol_thumbnails(references)
         # Where the deck's cards have a panel: only reading a whole picture asks, so it is
-        # worked out then (``_layouts``), from each card's first picture at this size.
+        # worked out then (``panel_layouts``), from each card's first picture at this size.
         self._layout_views = ([_layout_view(pics[0]) for pics in references.values()]
                               if self._thumbs is not None else [])
         self.fast_named = 0  # cards named by the first look (thumbnails) so far
@@ -862,150 +862,19 @@ class Recognizer:
 
     def read(self, image: np.ndarray) -> list[Reading]:
         """Every card on the scene: where it is and which card it is (label None if unsure).
+        See ``vision.scene.read_scene``."""
+        from vision.scene import read_scene
 
-        Cards touching with no visible seam between them (white-bordered cards side by side)
-        are outlined as one block: a card-shaped outline no card is recognised in, or a block
-        found beside the cards (``vision.detect.find_outlines``), is cut in two, and each half
-        not on a card already found that the first look names surely is a card. A block
-        whose halves are not cards may be one card after all, whose picture panel was taken
-        for a card of its own: it is one when the first look names it and no card named lies
-        on it. So is each piece of a larger outline cut along its seams (three cards in an L)
-        that no card read already lies under, a card around an outline set aside where the
-        deck's cards have a panel (see PANEL_SHARE), a card whose two sides are two of a
-        pile's outline at one of its corners (``vision.detect.CORNER_EPS``), and a card
-        photographed from close by.
-        """
-        from vision.detect import find_outlines, halves
-
-        cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
-        out = []
-        for corners in cards:
-            m = self.classify_quad(image, corners)
-            inside = self._inside_named(image, corners, cards) if m.label is None else []
-            out.extend(inside or [Reading(m.label, m.score, corners)])
-        for block in blocks:
-            named = self._named(image, halves(block), block, cards)
-            out = out + named if named else self._as_one(image, block, out, self.glance_quad)[0]
-        # A part lying on a card read already (whole or as a half) is that card.
-        out.extend(self._named(image, parts, None, [r.corners for r in out]))
-        out = self._around_panels(image, panels, out)
-        out = self._at_corners(image, at_corners, out)
-        for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
-            out, named = self._as_one(image, quad, out, self.classify_quad)
-            if named:
-                break  # one card photographed from close by
-        return out
-
-    def _as_one(self, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
-                look) -> tuple[list[Reading], bool]:
-        """``readings``, or, when no card named among them lies on ``quad`` and ``look``
-        (the first look, or ``classify_quad``) names it, with ``quad`` as that card in place of
-        the unknown ones on it (its own picture panel or frames); and whether it was named."""
-        on = _unknown_under(quad, readings)
-        if on is None:
-            return readings, False
-        m = look(image, quad)
-        if m.label is None:
-            return readings, False
-        return _in_place_of(Reading(m.label, m.score, quad), on, readings), True
+        return read_scene(self, image)
 
     @functools.cached_property
-    def _layouts(self) -> list[np.ndarray]:
+    def panel_layouts(self) -> list[np.ndarray]:
+        """Where the deck's cards have a panel (see PANEL_SHARE), in the card's own
+        coordinates (``_panel_layouts``); empty for a deck without, or without thumbnails."""
         layouts = _panel_layouts(self._layout_views) if self._layout_views else []
         self._layout_views = []  # no longer needed
         return layouts
 
-    def _around_panels(self, image: np.ndarray, panels: Sequence[np.ndarray],
-                       readings: list[Reading]) -> list[Reading]:
-        """``readings`` with the cards the first look names around ``panels`` or around
-        the unknown cards read (a panel may be card-shaped) lying on no card named (see
-        PANEL_SHARE), in place of the unknown ones there."""
-        if not self._layouts:
-            return readings
-        for panel in [*panels, *(r.corners for r in readings if r.label is None)]:
-            if not _on_named(panel, readings):
-                readings = self._card_around(image, panel, readings)
-        return readings
-
-    def _card_around(self, image: np.ndarray, panel: np.ndarray,
-                     readings: list[Reading]) -> list[Reading]:
-        """``readings`` with the card around ``panel`` if there is one: of the places the
-        layouts give it (each layout, each way round), those where a side of its outline at
-        least shows, the one the first look names surest."""
-        from vision.detect import _UNIT, MIN_SIDE_SUPPORT, _card_shaped, on_outline, order_corners
-
-        h, w = image.shape[:2]
-        best: tuple[Match, np.ndarray, list[bool]] | None = None
-        for layout in self._layouts:
-            for turn in range(4):  # which corner of the panel is the layout's first
-                to_picture = cv2.getPerspectiveTransform(layout, np.roll(panel, turn, 0))
-                card = order_corners(cv2.perspectiveTransform(_UNIT[None], to_picture)[0])
-                if (card.min() < 0 or card[:, 0].max() > w - 1 or card[:, 1].max() > h - 1
-                        or not _card_shaped(card, h * w)):
-                    continue
-                found = on_outline(image, card)
-                if found is None or not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
-                    continue  # no card's outline there
-                card = found[0]
-                on = _unknown_under(card, readings)
-                if on is None or not _card_shaped(card, h * w):
-                    continue  # a card named lies there
-                m = self.glance_quad(image, card)
-                if m.label is not None and (best is None or m.score > best[0].score):
-                    best = (m, card, on)
-        if best is None:
-            return readings
-        m, card, on = best
-        return _in_place_of(Reading(m.label, m.score, card), on, readings)
-
-    def _at_corners(self, image: np.ndarray, places: Sequence[np.ndarray],
-                    readings: list[Reading]) -> list[Reading]:
-        """``readings`` with the cards the first look names at ``places`` (at the corners of
-        outlines of several cards, ``find_outlines``), each pushed onto the edges near it,
-        where no card named lies, in place of the unknown ones there."""
-        from vision.detect import _card_shaped, on_outline
-
-        h, w = image.shape[:2]
-        for place in places:
-            if _over_named(place, readings):
-                continue
-            found = on_outline(image, place)
-            if found is None or not _card_shaped(found[0], h * w):
-                continue
-            card = found[0]
-            if _over_named(card, readings):
-                continue
-            m = self.glance_quad(image, card)
-            if m.label is not None:
-                # In a pile the middle of a card named may lie under this one: it stays.
-                on = _unknown_under(card, readings, named_below=True)
-                readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
-        return readings
-
-    def _inside_named(self, image: np.ndarray, corners: np.ndarray,
-                      cards: Sequence[np.ndarray]) -> list[Reading]:
-        """The cards named inside an outline that was not recognised as one card: its halves
-        (two cards side by side), else its pieces cut along seams (a pile, cards touching)."""
-        from vision.detect import halves, seam_pieces
-
-        return (self._named(image, halves(corners), corners, cards)
-                or self._named(image, seam_pieces(image, corners), corners, cards))
-
-    def _named(self, image: np.ndarray, pieces: Sequence[np.ndarray], whole: np.ndarray | None,
-               cards: Sequence[np.ndarray]) -> list[Reading]:
-        """The pieces (of ``whole``, if given) that the first look names, but for a piece whose
-        middle lies on another of ``cards``."""
-        from vision.detect import _centre
-
-        out = []
-        for piece in pieces:
-            middle = _centre(piece)
-            if any(c is not whole and _inside(c, middle) for c in cards):
-                continue
-            m = self.glance_quad(image, piece)
-            if m.label is not None:
-                out.append(Reading(m.label, m.score, piece))
-        return out
 
     # -- enrolment checks ---------------------------------------------------------------------
 
@@ -1083,126 +952,7 @@ def _panel_layouts(cards: Sequence[np.ndarray]) -> list[np.ndarray]:
     return layouts
 
 
-def _inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
+def point_inside(quad: np.ndarray, point: tuple[float, float]) -> bool:
     """Does ``point`` lie inside ``quad`` (not on its outline)?"""
     return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), point,
                                 False) > 0
-
-
-def _on_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
-    """Does the middle of ``quad`` lie on a card named among ``readings``?"""
-    from vision.detect import _centre
-
-    middle = _centre(np.asarray(quad, np.float32).reshape(4, 2))
-    return any(r.label is not None and _inside(r.corners, middle) for r in readings)
-
-
-def _over_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
-    """Does ``quad`` lie over a card named among ``readings`` (its middle on it, or a third of
-    their union shared)?"""
-    from vision.detect import quad_iou
-
-    return _on_named(quad, readings) or any(
-        r.label is not None and quad_iou(quad, r.corners) > 0.3 for r in readings)
-
-
-def _unknown_under(quad: np.ndarray, readings: Sequence[Reading], *,
-                   named_below: bool = False) -> list[bool] | None:
-    """For each reading, whether it is unknown and its middle lies inside ``quad``; None when
-    a named one's does (then ``quad`` holds cards: a block, a mat, a tray, and is no card
-    itself), unless ``named_below`` (the top card of a pile lies over the card named below:
-    that one is not under it in this sense)."""
-    from vision.detect import _centre
-
-    on = [_inside(quad, _centre(r.corners)) for r in readings]
-    if not named_below and any(o and r.label is not None for o, r in zip(on, readings,
-                                                                          strict=True)):
-        return None
-    return [o and r.label is None for o, r in zip(on, readings, strict=True)]
-
-
-def _in_place_of(card: Reading, on: Sequence[bool], readings: Sequence[Reading]
-                 ) -> list[Reading]:
-    """``readings`` with ``card`` (one card whose outline holds some of them: its picture
-    panel, its frames) in place of those ``on`` it."""
-    return [r for o, r in zip(on, readings, strict=True) if not o] + [card]
-
-
-class CardReader:
-    """Reads the cards of a live picture frame after frame, doing as little as it can.
-
-    A frame in which nothing changed (``vision.detect.changed``) returns the last readings at
-    once. Otherwise the cards are found again; a card found where one was named before, whose
-    pixels there have not changed (beyond sensor noise), keeps its name. Only new or altered
-    cards are named again. A block holding only unknown cards is read as one card when the
-    first look names it (a card whose picture panels were taken for cards), and remembered
-    the same way.
-    """
-
-    def __init__(self, recognizer: Recognizer, *, min_iou: float = 0.85,
-                 level: int = 25, max_changed: float = 0.02) -> None:
-        self.recognizer = recognizer
-        self.min_iou = min_iou
-        self.level = level  # grey levels a pixel must change by to count as changed
-        self.max_changed = max_changed  # share of changed pixels a card may have and stay
-        self._prev: np.ndarray | None = None
-        # Every card named lately, with where and how it looked, and what the last frame shows.
-        self._memory: list[tuple[Reading, tuple[int, int, int, int], np.ndarray]] = []
-        self._readings: list[Reading] = []
-        self.named = 0  # how many times a card (or a block, as one card) was named afresh
-
-    def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
-        from vision.detect import changed, find_cards
-
-        if not force and self._prev is not None and not changed(self._prev, image):
-            return list(self._readings)
-        self._prev = image
-        grey = _grey(image)
-        blocks: list[np.ndarray] = []
-        # The same cards as in colour, one conversion less.
-        memory = [self._recall(grey, corners)
-                  or self._name(image, grey, corners, self.recognizer.classify_quad)
-                  for corners in find_cards(grey, blocks=blocks)]
-        readings = [r for r, _, _ in memory]
-        # A block holding only unknown cards may be one card whose picture panels were taken
-        # for cards: it is one when the first look names it. (The panels are remembered too,
-        # so as not to be named again while they stay still.)
-        for block in blocks:
-            on = _unknown_under(block, readings)
-            if on is None or not any(on):
-                continue  # it holds a card named, or no card found on its own
-            entry = (self._recall(grey, block)
-                     or self._name(image, grey, block, self.recognizer.glance_quad))
-            memory.append(entry)
-            if entry[0].label is not None:
-                readings = _in_place_of(entry[0], on, readings)
-        self._memory = memory
-        self._readings = readings
-        return list(readings)
-
-    def _recall(self, grey: np.ndarray, corners: np.ndarray):
-        """The memory of a card read where ``corners`` are whose pixels have not changed since
-        (with the new corners), or None."""
-        from vision.detect import quad_iou
-
-        for old, box, pix in self._memory:
-            if quad_iou(old.corners, corners) < self.min_iou:
-                continue
-            # Compare the pixels where the card was named with the same pixels now.
-            bx0, by0, bx1, by1 = box
-            now = grey[by0:by1, bx0:bx1]
-            moved = np.count_nonzero(cv2.absdiff(now, pix)[::2, ::2] > self.level)
-            if moved <= self.max_changed * now[::2, ::2].size:
-                return Reading(old.label, old.score, corners), box, pix
-        return None
-
-    def _name(self, image: np.ndarray, grey: np.ndarray, corners: np.ndarray, look):
-        """The card at ``corners`` named afresh by ``look``, with its pixels to recall it by."""
-        h, w = grey.shape[:2]
-        x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
-        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
-        box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
-        m = look(image, corners)
-        self.named += 1
-        return (Reading(m.label, m.score, corners), box,
-                grey[box[1]:box[3], box[0]:box[2]].copy())

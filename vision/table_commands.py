@@ -148,7 +148,7 @@ class _AsTheTable:
         self.recognizer = recognizer
 
     def read(self, image):
-        from vision.recognize import CardReader
+        from vision.scene import CardReader
 
         return CardReader(self.recognizer).read(image)
 

@@ -143,12 +143,12 @@ def card_tracker(references):
     leave out an identity (a card never enrolled that looks like one that was could be taken
     for it; a folder with no picture leaves out all six) or a picture cannot be read."""
     from vision.recognize import (  # noqa: PLC0415
-        CardReader,
         EnrolmentError,
         Recognizer,
         read_reference_files,
         reference_files,
     )
+    from vision.scene import CardReader  # noqa: PLC0415
     from vision.tracking import RevealTracker  # noqa: PLC0415
 
     quiet_opencv()
