@@ -42,8 +42,11 @@ WORK_PIXELS = 640 * 480
 MAX_WORK_PIXELS = 2 * WORK_PIXELS
 MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
 # A card seen so slanted that it looks square: its picture panel inside it, as a share of its
-# area.
+# area, with a border on every side but one (the far side may shrink to nothing) at least
+# ENCLOSED_BORDER of the card's size (the square root of its area) wide. A card lying on a
+# pile lies on two or three of the sides of the pile's outline, which may look square too.
 ENCLOSED = (0.35, 0.85)
+ENCLOSED_BORDER = 0.03
 # A seam between light cards touching: a line at most this many pixels wide, darker than
 # both its sides by this many grey levels.
 SEAM_WIDTH = 7
@@ -588,8 +591,8 @@ def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarr
     """Each candidate that is the picture panel of a card seen so slanted that the card looks
     square (too square to be taken for one, while its panel still looks card-shaped) replaced
     by the card's outline: a square outline along edges all round, holding the candidate in its
-    middle at a share of its area a panel has (``ENCLOSED``), every side of the candidate
-    along one of its own."""
+    middle at a share of its area a panel has (``ENCLOSED``) with a border around it
+    (``ENCLOSED_BORDER``), every side of the candidate along one of its own."""
     out = []
     around = [(f, cv2.contourArea(f), _centre(f)) for f in squares]
     for q in cands:
@@ -601,7 +604,8 @@ def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarr
                 continue
             f, s = _refine(f, near, REACH * _short_side(f))
             if (_supported(s) and _card_shaped(f, img_area, (1.0, MIN_ASPECT))
-                    and _inter(q, f) >= 0.95 * area and _parallel(q, f)):
+                    and _inter(q, f) >= 0.95 * area and _parallel(q, f)
+                    and sorted(_insets(q, f))[1] >= ENCLOSED_BORDER * math.sqrt(fa)):
                 q = f
                 break
         out.append(q)
@@ -612,6 +616,18 @@ def _supported(support: np.ndarray) -> bool:
     """Does a refined quad run along edges (``_refine``'s support of each side)?"""
     s = support.tolist()
     return min(s) >= MIN_SIDE_SUPPORT and sum(s) / 4 >= MIN_MEAN_SUPPORT
+
+
+def _insets(inner: np.ndarray, outer: np.ndarray) -> list[float]:
+    """For each side of ``inner``, how far its middle lies from the nearest side of
+    ``outer`` (the line through it), in pixels."""
+    a = np.asarray(outer, np.float64).reshape(4, 2)
+    d = np.roll(a, -1, axis=0) - a
+    normals = np.stack([-d[:, 1], d[:, 0]], axis=1) / (np.hypot(d[:, 0], d[:, 1])[:, None] + 1e-9)
+    q = np.asarray(inner, np.float64).reshape(4, 2)
+    mids = (q + np.roll(q, -1, axis=0)) / 2
+    # Middle i against line j: |(mid_i - a_j) . n_j|, the least over j.
+    return np.abs(((mids[:, None, :] - a[None]) * normals[None]).sum(axis=2)).min(axis=1).tolist()
 
 
 def _parallel(a: np.ndarray, b: np.ndarray, degrees: float = 6.0) -> bool:
