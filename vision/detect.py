@@ -305,7 +305,9 @@ def _keep_strip(contour: np.ndarray, q: np.ndarray, near: np.ndarray, img_area: 
 
 def _fit_sides(contour: np.ndarray, q: np.ndarray) -> np.ndarray | None:
     """The quad whose sides are lines fitted to the contour's points near each side of
-    ``q`` (away from its corners); None when a side has too few points."""
+    ``q`` (away from its corners); None when a side has too few points, or when a corner
+    lands further from ``q``'s than its short side (two sides fitted nearly parallel meet
+    far away: the outline is no quad)."""
     pts = _dense(contour)
     lines = []
     for i in range(4):
@@ -319,7 +321,10 @@ def _fit_sides(contour: np.ndarray, q: np.ndarray) -> np.ndarray | None:
             return None
         dx, dy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((float(x), float(y), float(dx), float(dy)))
-    return _corners(lines)
+    fitted = _corners(lines)
+    if fitted is None or np.abs(fitted - q).max() > _short_side(q):
+        return None
+    return fitted
 
 
 def _dense(contour: np.ndarray) -> np.ndarray:
