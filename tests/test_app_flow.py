@@ -426,6 +426,39 @@ def test_a_camera_that_stops_answering_opens_the_picker_and_comes_back():
     assert ctl.phase == "confirm"
 
 
+def test_a_picture_the_reader_trips_on_is_skipped_and_said_once():
+    """A fault in reading one camera picture never stops the table: the picture is skipped,
+    the fault is told once (not once per picture), and the next pictures are read."""
+    from companion.app.devices import CameraFeed
+    from companion.app.loop import App
+    from tests.app_fakes import DiffTracker, MatCamera
+
+    cam = MatCamera()
+    tracker = DiffTracker(cam)
+    ctl, log = start(camera=True)
+    said = []
+    app = App(ctl, clock=lambda: 0.0, say=said.append)
+    app.camera = CameraFeed(cam, tracker, app.inputs)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    app.step()
+    assert ctl.phase == "cards"
+    real = tracker.feed
+
+    def trips(frame):
+        raise ValueError("bad quad")
+
+    tracker.feed = trips
+    cam.lay("a", "cook")
+    for _ in range(3):
+        app.step()
+    assert app.camera.faults == 3 and ctl.phase == "cards"
+    assert said == ["camera: a picture could not be read and was skipped (ValueError: bad quad)"]
+    tracker.feed = real
+    app.step()
+    assert ctl.phase == "confirm"
+
+
 def test_simulated_players_use_the_picker_when_the_camera_never_reads_a_card():
     app, log, _ = make_app(31, 2, camera=True)
 

@@ -58,6 +58,8 @@ class CameraFeed:
         self.tracker = tracker
         self.inputs = inputs
         self.frames = 0
+        self.faults = 0  # pictures the tracker failed on, skipped
+        self.fault = ""  # what the last of them said
 
     @property
     def working(self) -> bool:
@@ -73,8 +75,14 @@ class CameraFeed:
         if frame is None:
             return 0
         self.frames += 1
+        try:
+            events = self.tracker.feed(frame)
+        except Exception as err:  # a picture the reader trips on is skipped, never a crash
+            self.faults += 1
+            self.fault = f"{type(err).__name__}: {err}"
+            return 0
         count = 0
-        for event in self.tracker.feed(frame):
+        for event in events:
             inp = from_reveal(event)
             if inp is not None:
                 self.inputs.put(inp)

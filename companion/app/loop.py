@@ -55,6 +55,7 @@ class App:
         self._next_look = 0.0  # when a quiet table's camera is read next
         self._watch_until = 0.0  # read the camera on every pass until then (something moved)
         self.looks = 0  # camera reads so far
+        self._fault_said = ""  # the last reading fault told (each kind once in a row)
         self._drawn_lights = None
         self._now = 0.0
         self.idle = None  # an IdleTimer: after a while without players, the attract screen
@@ -156,8 +157,13 @@ class App:
         """Read the camera once; anything seen moving keeps it read on every pass a while."""
         tracker = getattr(self.camera, "tracker", None)
         examined = getattr(tracker, "examined", None)
+        faults = getattr(self.camera, "faults", 0)
         queued = self.camera.poll()
         self.looks += 1
+        if getattr(self.camera, "faults", 0) > faults and self.say is not None \
+                and self.camera.fault != self._fault_said:
+            self._fault_said = self.camera.fault
+            self.say(f"camera: a picture could not be read and was skipped ({self.camera.fault})")
         if queued or getattr(tracker, "examined", None) != examined:
             self._watch_until = now + MOVEMENT_WATCH
         self._next_look = now + QUIET_LOOK_EVERY
