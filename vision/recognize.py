@@ -39,7 +39,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -141,6 +141,9 @@ class Match:
     label: str | None  # None: unknown (not sure enough to name a card)
     score: float  # 0..1
     best: str | None = None  # the best candidate even when unknown, for diagnostics
+    # Where the features place the card they name (``classify_quad``), 4 x 2 picture pixels
+    # in order around it; None when they did not name it.
+    placed: np.ndarray | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,6 +531,8 @@ class Recognizer:
         self._ref_size: list[tuple[int, int]] = []
         self._ref_grey: list[np.ndarray] = []
         self._spread: dict[int, float] = {}
+        # By label, the last features matched: query and reference points, reference size.
+        self._matched: dict[int, tuple[np.ndarray, np.ndarray, tuple[int, int]]] = {}
         for li, label in enumerate(self.labels):
             pics = list(references[label])
             if not pics:
@@ -642,6 +647,7 @@ class Recognizer:
         (features taken at a longer side of ``side``, default WORK_SIDE)."""
         kp, d = self._features(image, side)
         self._spread = {}
+        self._matched = {}
         if d is None or len(kp) < 3:
             return {}
         pts = np.float32([p.pt for p in kp]) * np.float32(self._last_factor)
@@ -686,6 +692,8 @@ class Recognizer:
             else:
                 spread = 0.0
             self._spread[li] = max(self._spread.get(li, 0.0), spread)
+            if n > best.get(li, 0):
+                self._matched[li] = (src[inl], dst[inl], self._ref_size[rid])
             best[li] = max(best.get(li, 0), n)
         return best
 
@@ -751,8 +759,22 @@ class Recognizer:
         # camera gave add no detail, only time.
         long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
-        crop = warp_quad(image, c, (round(side * CROP_W / CROP_H), side))
-        return self._agreeing(self._decide(self._votes(crop, side)), per)
+        size = (round(side * CROP_W / CROP_H), side)
+        match = self._agreeing(self._decide(self._votes(warp_quad(image, c, size), side)), per)
+        if match.label is None:
+            return match
+        # The reference's outline through the similarity its matches fit, into the crop (the
+        # features' positions are at WORK_SIDE), and from the crop back into the picture.
+        src, dst, (rw, rh) = self._matched[self.labels.index(match.label)]
+        fit, _ = cv2.estimateAffinePartial2D(dst, src)
+        if fit is None:
+            return match
+        ref = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
+        in_crop = (ref @ fit[:, :2].T + fit[:, 2]) * np.float32(side / WORK_SIDE)
+        to_crop = cv2.getPerspectiveTransform(_portrait_corners(c), picture_corners(*size))
+        placed = cv2.perspectiveTransform(in_crop.reshape(-1, 1, 2).astype(np.float32),
+                                          np.linalg.inv(to_crop)).reshape(4, 2)
+        return replace(match, placed=placed)
 
     def _agreeing(self, match: Match, per: np.ndarray | None) -> Match:
         """The feature matcher's ``match``, unless its card disagrees in colour with the

@@ -19,6 +19,7 @@ from vision.detect import (
     MIN_SIDE_SUPPORT,
     _card_shaped,
     _centre,
+    _inter,
     changed,
     find_cards,
     find_outlines,
@@ -29,6 +30,12 @@ from vision.detect import (
     seam_pieces,
 )
 from vision.recognize import Match, Reading, Recognizer, as_grey, point_inside
+
+# A card the features name lies on the outline it was found by when they place it over at
+# least PLACED_SHARE of that outline's area; else on an outline set aside that they place it
+# on at least PLACED_IOU (intersection over union), or it is unknown.
+PLACED_SHARE = 0.8
+PLACED_IOU = 0.7
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -49,9 +56,9 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
     out = []
     for corners in cards:
-        m = rec.classify_quad(image, corners)
-        inside = _inside_named(rec, image, corners, cards) if m.label is None else []
-        out.extend(inside or [Reading(m.label, m.score, corners)])
+        reading = _where_named(rec.classify_quad(image, corners), corners, panels)
+        inside = _inside_named(rec, image, corners, cards) if reading.label is None else []
+        out.extend(inside or [reading])
     for block in blocks:
         named = _named(rec, image, halves(block), block, cards)
         out = out + named if named else _as_one(rec, image, block, out, rec.glance_quad)[0]
@@ -64,6 +71,20 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         if named:
             break  # one card photographed from close by
     return out
+
+
+def _where_named(m: Match, corners: np.ndarray, panels: Sequence[np.ndarray]) -> Reading:
+    """The card ``m`` names inside ``corners``, lying there, unless its features place it
+    over clearly less of that outline (PLACED_SHARE: the outline holds more than this card,
+    a pile's outline, several cards'). Then it lies on the outline set aside (``panels``)
+    where they place it (PLACED_IOU), or it is unknown: named, but not where."""
+    if m.label is None or m.placed is None or (
+            _inter(corners, m.placed) >= PLACED_SHARE * cv2.contourArea(corners)):
+        return Reading(m.label, m.score, corners)
+    best = max(panels, key=lambda p: quad_iou(p, m.placed), default=None)
+    if best is None or quad_iou(best, m.placed) < PLACED_IOU:
+        return Reading(None, 0.0, corners)
+    return Reading(m.label, m.score, best)
 
 
 def _as_one(rec: Recognizer, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
