@@ -749,7 +749,8 @@ class Recognizer:
     def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again: the
         first look (thumbnails) when it is sure, or the closer look when the first found it
-        like a few others, the feature matcher otherwise."""
+        like a few others, the feature matcher otherwise. A card the features name is also
+        placed in the picture (``Match.placed``) by the turn and scale they fit."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
         per, fast = self._first_look(image, c)
         if fast.label is not None:
@@ -765,10 +766,11 @@ class Recognizer:
             return match
         # The reference's outline through the similarity its matches fit, into the crop (the
         # features' positions are at WORK_SIDE), and from the crop back into the picture.
-        src, dst, (rw, rh) = self._matched[self.labels.index(match.label)]
-        fit, _ = cv2.estimateAffinePartial2D(dst, src)
+        matched = self._matched.get(self.labels.index(match.label))
+        fit = None if matched is None else cv2.estimateAffinePartial2D(matched[1], matched[0])[0]
         if fit is None:
             return match
+        rw, rh = matched[2]
         ref = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
         in_crop = (ref @ fit[:, :2].T + fit[:, 2]) * np.float32(side / WORK_SIDE)
         to_crop = cv2.getPerspectiveTransform(_portrait_corners(c), picture_corners(*size))
