@@ -6,7 +6,7 @@ import numpy as np
 from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_centre
 
 from vision import synthetic as S
-from vision.camera_check import ORANGE, RED, SLOT_COLOUR, CheckReport, check_frame
+from vision.camera_check import RED, SLOT_COLOUR, YELLOW, CheckReport, check_frame
 from vision.detect import find_cards, quad_iou
 from vision.mat import MARKERS, ZONES, MatView
 from vision.tracking import MIN_CARD_PX, slot_looks
@@ -162,15 +162,15 @@ def _drawn_at_slot_a(report, colour) -> bool:
     return bool((np.abs(patch - colour).max(axis=1) <= 12).any())
 
 
-def test_a_slot_read_only_just_is_drawn_in_orange():
+def test_a_slot_read_only_just_is_drawn_in_yellow():
     # At this size a card in a slot is read, but less than CLEAR_MARGIN over the least size.
     report = check_frame(_mat_picture(size=(468, 351)).image, find_cards=find_cards)
     assert not any(look.poor for look in report.slots)
     assert not any(look.clear for look in report.slots)
-    assert _drawn_at_slot_a(report, ORANGE) and not _drawn_at_slot_a(report, RED)
+    assert _drawn_at_slot_a(report, YELLOW) and not _drawn_at_slot_a(report, RED)
     assert not _drawn_at_slot_a(report, SLOT_COLOUR)
     clear = check_frame(_mat_picture().image, find_cards=find_cards)
-    assert _drawn_at_slot_a(clear, SLOT_COLOUR) and not _drawn_at_slot_a(clear, ORANGE)
+    assert _drawn_at_slot_a(clear, SLOT_COLOUR) and not _drawn_at_slot_a(clear, YELLOW)
 
 
 def test_a_slot_read_only_just_is_said_so_and_the_camera_is_not_ready():

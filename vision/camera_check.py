@@ -107,6 +107,7 @@ class CheckReport:
 GREEN = (60, 200, 60)
 ORANGE = (0, 140, 255)
 RED = (40, 40, 220)
+YELLOW = (0, 215, 255)
 SLOT_COLOUR = (255, 200, 0)
 
 
@@ -190,7 +191,7 @@ def _on_any(c: np.ndarray, quads: list[np.ndarray]) -> bool:
 def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None,
          cards: list[SeenCard], recognised: bool, slots: Sequence[SlotLook] = ()) -> np.ndarray:
     """The picture with the markers, the mat, its slots (red where a card would not be read
-    well, orange where it would be read only just) and the cards drawn on it."""
+    well, yellow where it would be read only just) and the cards drawn on it."""
     import cv2
 
     out = image.copy()
@@ -206,7 +207,7 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
         poor = {look.zone for look in slots if look.poor}
         just = {look.zone for look in slots if not look.clear}
         for zone in ZONES:
-            colour = (RED if zone.name in poor else ORANGE if zone.name in just
+            colour = (RED if zone.name in poor else YELLOW if zone.name in just
                       else SLOT_COLOUR)
             quad = view.mat_to_image(zone_corners_mm(zone)).astype(np.int32)
             cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)

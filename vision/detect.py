@@ -596,8 +596,8 @@ def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarr
     """Each candidate that is the picture panel of a card seen so slanted that the card looks
     square (too square to be taken for one, while its panel still looks card-shaped) replaced
     by the card's outline: a square outline along edges all round, holding the candidate in its
-    middle at a share of its area a panel has (``ENCLOSED``) with a border around it
-    (``ENCLOSED_BORDER``), every side of the candidate along one of its own."""
+    middle at a share of its area a panel has (``ENCLOSED``) with a border on three sides
+    at least (``ENCLOSED_BORDER``), every side of the candidate along one of its own."""
     out = []
     around = [(f, cv2.contourArea(f), _centre(f)) for f in squares]
     for q in cands:
