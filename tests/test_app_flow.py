@@ -453,7 +453,11 @@ def test_a_picture_the_reader_trips_on_is_skipped_and_said_once():
     for _ in range(3):
         app.step()
     assert app.camera.faults == 3 and ctl.phase == "cards"
-    assert said == ["camera: a picture could not be read and was skipped (ValueError: bad quad)"]
+    assert said == ["camera: a picture could not be read and was skipped (ValueError: bad quad; "
+                    "1 so far)"]
+    for _ in range(7):
+        app.step()
+    assert len(said) == 2 and said[1].endswith("(ValueError: bad quad; 10 so far)")
     tracker.feed = real
     app.step()
     assert ctl.phase == "confirm"

@@ -234,6 +234,41 @@ def test_a_frame_in_which_nothing_moved_skips_recognition():
     assert rec.calls == 2 and tracker.examined == 2
 
 
+def test_a_picture_the_reader_failed_on_is_read_again_though_nothing_moved():
+    """A fault inside reading leaves the picture unread: the next one, unchanged, is read
+    rather than taken as already seen (the card would stay unread while it lay still)."""
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    tracker.feed(table.frame())
+    card = [("vampire", slot_centre("a"), 0.0)]
+    real = rec.read
+    rec.read = lambda image: (_ for _ in ()).throw(ValueError("bad quad"))
+    with pytest.raises(ValueError):
+        tracker.feed(table.frame(card))
+    rec.read = real
+    events = []
+    for _ in range(3):
+        events += tracker.feed(table.frame(card))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+
+
+def test_the_card_reader_reads_a_picture_it_failed_on_again():
+    from vision import synthetic as S
+    from vision.recognize import Recognizer
+    from vision.scene import CardReader
+
+    deck = S.load_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 3, arrangement="spread")
+    reader = CardReader(rec)
+    real = rec.classify_quad
+    rec.classify_quad = lambda image, corners: (_ for _ in ()).throw(ValueError("bad quad"))
+    with pytest.raises(ValueError):
+        reader.read(scene.image)
+    rec.classify_quad = real
+    assert [r.label for r in reader.read(scene.image)] == [r.label for r in rec.read(scene.image)]
+
+
 def test_a_hand_over_the_card_gives_no_events():
     table, rec = Table(), ColourRecognizer()
     tracker = RevealTracker(rec, stable_frames=2, taken_frames=6)

@@ -251,7 +251,6 @@ class CardReader:
     def read(self, image: np.ndarray, *, force: bool = False) -> list[Reading]:
         if not force and self._prev is not None and not changed(self._prev, image):
             return list(self._readings)
-        self._prev = image
         grey = as_grey(image)
         blocks: list[np.ndarray] = []
         # The same cards as in colour, one conversion less.
@@ -273,6 +272,7 @@ class CardReader:
                 readings = _in_place_of(entry[0], on, readings)
         self._memory = memory
         self._readings = readings
+        self._prev = image  # only once read: a picture that failed is read again
         return list(readings)
 
     def _recall(self, grey: np.ndarray, corners: np.ndarray):

@@ -96,7 +96,6 @@ def slot_looks(view: MatView, size: tuple[int, int], zones: Iterable[Zone] = ZON
     a camera frame of ``size`` (w, h) with the mat where ``view`` puts it: the part of the
     frame it searches (``search_region``), at the scale finding works at. Seen from too far it
     is too small to read; seen too much from the side it is not card-shaped."""
-
     from vision.detect import MIN_AREA_FRAC, working_scale
 
     zones = tuple(zones)
@@ -442,8 +441,12 @@ class RevealTracker:
             return []
         x0, y0, x1, y1 = self.region(image.shape)
         offset = np.float32([x0, y0])
-        readings = [(r, np.asarray(r.corners, np.float32).reshape(4, 2) + offset)
-                    for r in self.recognizer.read(image[y0:y1, x0:x1])]
+        try:
+            read = self.recognizer.read(image[y0:y1, x0:x1])
+        except Exception:
+            self._last_small = None  # not read: the next picture is looked at afresh
+            raise
+        readings = [(r, np.asarray(r.corners, np.float32).reshape(4, 2) + offset) for r in read]
         # What does not measure a card on the mat (a slot's outline, a marker, a card still
         # in the air) is not a card lying there.
         self.placed = [self._place(r, corners) for r, corners in readings

@@ -55,7 +55,7 @@ class App:
         self._next_look = 0.0  # when a quiet table's camera is read next
         self._watch_until = 0.0  # read the camera on every pass until then (something moved)
         self.looks = 0  # camera reads so far
-        self._fault_said = ""  # the last reading fault told (each kind once in a row)
+        self._fault_said = ""  # the last fault told: each kind once in a row, again at 10, 100...
         self._drawn_lights = None
         self._now = 0.0
         self.idle = None  # an IdleTimer: after a while without players, the attract screen
@@ -160,10 +160,12 @@ class App:
         faults = getattr(self.camera, "faults", 0)
         queued = self.camera.poll()
         self.looks += 1
-        if getattr(self.camera, "faults", 0) > faults and self.say is not None \
-                and self.camera.fault != self._fault_said:
+        count = getattr(self.camera, "faults", 0)
+        if count > faults and self.say is not None and (self.camera.fault != self._fault_said
+                                                        or _power_of_ten(count)):
             self._fault_said = self.camera.fault
-            self.say(f"camera: a picture could not be read and was skipped ({self.camera.fault})")
+            self.say(f"camera: a picture could not be read and was skipped ({self.camera.fault}; "
+                     f"{count} so far)")
         if queued or getattr(tracker, "examined", None) != examined:
             self._watch_until = now + MOVEMENT_WATCH
         self._next_look = now + QUIET_LOOK_EVERY
@@ -250,3 +252,8 @@ class App:
         path = self.screenshots / f"{len(self.shots) + 1:03d}-{name}.png"
         pygame.image.save(self.display, str(path))
         self.shots[name] = path
+
+
+def _power_of_ten(n: int) -> bool:
+    """10, 100, 1000...: when a fault that keeps coming is told again."""
+    return n >= 10 and str(n).rstrip("0") == "1"
