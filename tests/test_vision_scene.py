@@ -10,6 +10,7 @@ from vision.recognize import Match, Recognizer
 from vision.scene import _where_named
 
 CARD = np.float32([[100, 100], [163, 100], [163, 188], [100, 188]])
+IMAGE = np.full((300, 400, 3), 90, np.uint8)  # nothing to push a quad onto
 
 
 def _match(placed):
@@ -18,21 +19,27 @@ def _match(placed):
 
 def test_a_card_named_where_it_was_found_lies_there():
     shifted = CARD + (4, -3)  # the features place it a little off: perspective, a hand
-    reading = _where_named(_match(shifted), CARD, [])
+    reading = _where_named(IMAGE, _match(shifted), CARD, [])
     assert reading.label == "ghost" and reading.corners is CARD
     # Named by its thumbnail (no features to place it), or not named: as found.
-    assert _where_named(_match(None), CARD, []).corners is CARD
+    assert _where_named(IMAGE, _match(None), CARD, []).corners is CARD
     unknown = Match(None, 0.2, "ghost")
-    assert _where_named(unknown, CARD, []).label is None
+    assert _where_named(IMAGE, unknown, CARD, []).label is None
 
 
-def test_a_card_placed_over_little_of_its_outline_lies_on_an_outline_set_aside_or_is_unknown():
+def test_a_card_placed_over_little_of_its_outline_lies_where_it_is_placed_or_is_unknown():
     pile = np.float32([[100, 100], [230, 100], [230, 188], [100, 188]])  # two cards' outline
     panel = CARD + (1, 1)
     other = CARD + (67, 0)
-    reading = _where_named(_match(CARD), pile, [other, panel])
+    # An outline set aside where the features place the card: there.
+    reading = _where_named(IMAGE, _match(CARD), pile, [other, panel])
     assert reading.label == "ghost" and reading.corners is panel
-    unknown = _where_named(_match(CARD), pile, [other])
+    # None: where they place it, inside the outline.
+    reading = _where_named(IMAGE, _match(CARD), pile, [other])
+    assert reading.label == "ghost" and quad_iou(reading.corners, CARD) > 0.95
+    # Placed half outside the outline: named, but not where.
+    half_out = CARD - (0, 44)
+    unknown = _where_named(IMAGE, _match(half_out), pile, [other])
     assert unknown.label is None and unknown.corners is pile
 
 
@@ -48,3 +55,19 @@ def test_the_top_card_of_a_pile_outlined_as_one_is_read_on_its_own_outline():
     readings = rec.read(scene.image)
     named = [r for r in readings if r.label == "ghost"]
     assert len(named) == 1 and quad_iou(named[0].corners, ghost.corners) >= 0.9
+
+
+def test_the_table_reads_a_card_on_a_pile_outlined_as_one_where_its_features_place_it():
+    """The table's reader looks for no outline set aside: the ghost named inside the pile's
+    outline lies where its features place it, not over the butler."""
+    from vision.scene import CardReader
+
+    deck = S.load_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 500113)
+    butler, ghost = (next(c for c in scene.cards if c.label == k) for k in ("butler", "ghost"))
+    readings = CardReader(rec).read(scene.image)
+    named = [r for r in readings if r.label == "ghost"]
+    assert len(named) == 1 and quad_iou(named[0].corners, ghost.corners) >= 0.7
+    assert quad_iou(named[0].corners, ghost.corners) > quad_iou(named[0].corners, butler.corners)
+    assert "vampire" in [r.label for r in readings]  # the card beside the pile, read as ever

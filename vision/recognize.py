@@ -764,18 +764,21 @@ class Recognizer:
         match = self._agreeing(self._decide(self._votes(warp_quad(image, c, size), side)), per)
         if match.label is None:
             return match
-        # The reference's outline through the similarity its matches fit, into the crop (the
-        # features' positions are at WORK_SIDE), and from the crop back into the picture.
+        # The matches' positions back in the picture (they are at WORK_SIDE in the crop), and
+        # the reference's outline through the turn and scale they fit there: in the crop a
+        # card is squashed as its outline is (a pile's outline is no card's shape).
         matched = self._matched.get(self.labels.index(match.label))
-        fit = None if matched is None else cv2.estimateAffinePartial2D(matched[1], matched[0])[0]
+        if matched is None:
+            return match
+        from_crop = cv2.getPerspectiveTransform(picture_corners(*size), _portrait_corners(c))
+        at = cv2.perspectiveTransform((matched[0] * np.float32(side / WORK_SIDE)).reshape(-1, 1, 2),
+                                      from_crop).reshape(-1, 2)
+        fit = cv2.estimateAffinePartial2D(matched[1], at)[0]
         if fit is None:
             return match
-        rw, rh = matched[2]
+        (rw, rh) = matched[2]
         ref = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
-        in_crop = (ref @ fit[:, :2].T + fit[:, 2]) * np.float32(side / WORK_SIDE)
-        to_crop = cv2.getPerspectiveTransform(_portrait_corners(c), picture_corners(*size))
-        placed = cv2.perspectiveTransform(in_crop.reshape(-1, 1, 2).astype(np.float32),
-                                          np.linalg.inv(to_crop)).reshape(4, 2)
+        placed = (ref @ fit[:, :2].T + fit[:, 2]).astype(np.float32)
         return replace(match, placed=placed)
 
     def _agreeing(self, match: Match, per: np.ndarray | None) -> Match:

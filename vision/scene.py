@@ -33,9 +33,11 @@ from vision.recognize import Match, Reading, Recognizer, as_grey, point_inside
 
 # A card the features name lies on the outline it was found by when they place it over at
 # least PLACED_SHARE of that outline's area; else on an outline set aside that they place it
-# on at least PLACED_IOU (intersection over union), or it is unknown.
+# on at least PLACED_IOU (intersection over union); else where they place it, when that lies
+# PLACED_INSIDE inside the outline at least; else it is unknown.
 PLACED_SHARE = 0.8
 PLACED_IOU = 0.7
+PLACED_INSIDE = 0.85
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -56,7 +58,7 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
     out = []
     for corners in cards:
-        reading = _where_named(rec.classify_quad(image, corners), corners, panels)
+        reading = _where_named(image, rec.classify_quad(image, corners), corners, panels)
         inside = _inside_named(rec, image, corners, cards) if reading.label is None else []
         out.extend(inside or [reading])
     for block in blocks:
@@ -73,18 +75,26 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     return out
 
 
-def _where_named(m: Match, corners: np.ndarray, panels: Sequence[np.ndarray]) -> Reading:
+def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
+                 panels: Sequence[np.ndarray]) -> Reading:
     """The card ``m`` names inside ``corners``, lying there, unless its features place it
     over clearly less of that outline (PLACED_SHARE: the outline holds more than this card,
     a pile's outline, several cards'). Then it lies on the outline set aside (``panels``)
-    where they place it (PLACED_IOU), or it is unknown: named, but not where."""
+    where they place it (PLACED_IOU); else, when they place it inside the outline (a card
+    on a pile: PLACED_INSIDE), where they place it, pushed onto the edges near by; else it is
+    unknown: named, but not where."""
     if m.label is None or m.placed is None or (
             _inter(corners, m.placed) >= PLACED_SHARE * cv2.contourArea(corners)):
         return Reading(m.label, m.score, corners)
     best = max(panels, key=lambda p: quad_iou(p, m.placed), default=None)
-    if best is None or quad_iou(best, m.placed) < PLACED_IOU:
-        return Reading(None, 0.0, corners)
-    return Reading(m.label, m.score, best)
+    if best is not None and quad_iou(best, m.placed) >= PLACED_IOU:
+        return Reading(m.label, m.score, best)
+    h, w = image.shape[:2]
+    found = on_outline(image, m.placed)
+    if (_inter(corners, m.placed) >= PLACED_INSIDE * cv2.contourArea(m.placed)
+            and found is not None and _card_shaped(found[0], h * w)):
+        return Reading(m.label, m.score, found[0])
+    return Reading(None, 0.0, corners)
 
 
 def _as_one(rec: Recognizer, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
@@ -290,12 +300,14 @@ class CardReader:
         return None
 
     def _name(self, image: np.ndarray, grey: np.ndarray, corners: np.ndarray, look):
-        """The card at ``corners`` named afresh by ``look``, with its pixels to recall it by."""
+        """The card at ``corners`` named afresh by ``look``, with its pixels to recall it by.
+        A card the features place over too little of ``corners`` lies where they place it,
+        or is unknown (``_where_named``; the table looks for no outline set aside)."""
         h, w = grey.shape[:2]
         x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
         x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
         box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
         m = look(image, corners)
         self.named += 1
-        return (Reading(m.label, m.score, corners), box,
+        return (_where_named(image, m, corners, ()), box,
                 grey[box[1]:box[3], box[0]:box[2]].copy())
