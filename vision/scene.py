@@ -83,15 +83,17 @@ def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
     where they place it (PLACED_IOU); else, when they place it inside the outline (a card
     on a pile: PLACED_INSIDE), where they place it, pushed onto the edges near by; else it is
     unknown: named, but not where."""
-    if m.label is None or m.placed is None or (
-            _inter(corners, m.placed) >= PLACED_SHARE * cv2.contourArea(corners)):
+    if m.label is None or m.placed is None:
+        return Reading(m.label, m.score, corners)
+    shared = _inter(corners, m.placed)
+    if shared >= PLACED_SHARE * cv2.contourArea(corners):
         return Reading(m.label, m.score, corners)
     best = max(panels, key=lambda p: quad_iou(p, m.placed), default=None)
     if best is not None and quad_iou(best, m.placed) >= PLACED_IOU:
         return Reading(m.label, m.score, best)
     h, w = image.shape[:2]
     found = on_outline(image, m.placed)
-    if (_inter(corners, m.placed) >= PLACED_INSIDE * cv2.contourArea(m.placed)
+    if (shared >= PLACED_INSIDE * cv2.contourArea(m.placed)
             and found is not None and _card_shaped(found[0], h * w)):
         return Reading(m.label, m.score, found[0])
     return Reading(None, 0.0, corners)
