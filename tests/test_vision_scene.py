@@ -71,3 +71,21 @@ def test_the_table_reads_a_card_on_a_pile_outlined_as_one_where_its_features_pla
     assert len(named) == 1 and quad_iou(named[0].corners, ghost.corners) >= 0.7
     assert quad_iou(named[0].corners, ghost.corners) > quad_iou(named[0].corners, butler.corners)
     assert "vampire" in [r.label for r in readings]  # the card beside the pile, read as ever
+
+
+def test_the_table_recalls_a_card_read_elsewhere_than_found_without_naming_it_again():
+    """A card read where its features place it, not on the pile's outline it was found by,
+    is remembered by that outline: the next look at the same view recalls it, where it was
+    read, instead of naming it again."""
+    from vision.scene import CardReader
+
+    deck = S.load_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 500113)
+    reader = CardReader(rec)
+    first = reader.read(scene.image)
+    named = reader.named
+    again = reader.read(scene.image, force=True)  # looked at again, nothing moved
+    assert reader.named == named
+    assert [(r.label, r.corners.tolist()) for r in again] == [
+        (r.label, r.corners.tolist()) for r in first]

@@ -255,8 +255,9 @@ class CardReader:
         self.level = level  # grey levels a pixel must change by to count as changed
         self.max_changed = max_changed  # share of changed pixels a card may have and stay
         self._prev: np.ndarray | None = None
-        # Every card named lately, with where and how it looked, and what the last frame shows.
-        self._memory: list[tuple[Reading, tuple[int, int, int, int], np.ndarray]] = []
+        # Every card named lately: its reading, the outline it was found by, and where and
+        # how it looked (box, grey pixels).
+        self._memory: list[tuple[Reading, np.ndarray, tuple[int, int, int, int], np.ndarray]] = []
         self._readings: list[Reading] = []
         self.named = 0  # how many times a card (or a block, as one card) was named afresh
 
@@ -269,7 +270,7 @@ class CardReader:
         memory = [self._recall(grey, corners)
                   or self._name(image, grey, corners, self.recognizer.classify_quad)
                   for corners in find_cards(grey, blocks=blocks)]
-        readings = [r for r, _, _ in memory]
+        readings = [r for r, _, _, _ in memory]
         # A block holding only unknown cards may be one card whose picture panels were taken
         # for cards: it is one when the first look names it. (The panels are remembered too,
         # so as not to be named again while they stay still.)
@@ -288,17 +289,19 @@ class CardReader:
         return list(readings)
 
     def _recall(self, grey: np.ndarray, corners: np.ndarray):
-        """The memory of a card read where ``corners`` are whose pixels have not changed since
-        (with the new corners), or None."""
-        for old, box, pix in self._memory:
-            if quad_iou(old.corners, corners) < self.min_iou:
+        """The memory of a card found where ``corners`` are whose pixels have not changed
+        since (with the new corners, unless it was read elsewhere than found: a card on a
+        pile outlined as one), or None."""
+        for old, found, box, pix in self._memory:
+            if quad_iou(found, corners) < self.min_iou:
                 continue
             # Compare the pixels where the card was named with the same pixels now.
             bx0, by0, bx1, by1 = box
             now = grey[by0:by1, bx0:bx1]
             moved = np.count_nonzero(cv2.absdiff(now, pix)[::2, ::2] > self.level)
             if moved <= self.max_changed * now[::2, ::2].size:
-                return Reading(old.label, old.score, corners), box, pix
+                where = corners if old.corners is found else old.corners
+                return Reading(old.label, old.score, where), corners, box, pix
         return None
 
     def _name(self, image: np.ndarray, grey: np.ndarray, corners: np.ndarray, look):
@@ -311,5 +314,5 @@ class CardReader:
         box = (int(x0), int(y0), int(min(x1, w)), int(min(y1, h)))
         m = look(image, corners)
         self.named += 1
-        return (_where_named(image, m, corners, ()), box,
+        return (_where_named(image, m, corners, ()), corners, box,
                 grey[box[1]:box[3], box[0]:box[2]].copy())
