@@ -676,6 +676,49 @@ def test_a_whole_picture_of_a_card_alike_others_gets_the_closer_look_too():
     assert named >= 22, named
 
 
+def _loose_crop(img, corners, margin, size=(242, 339)):
+    """The card inside ``corners`` with ``margin`` of its size around it (1.1: a tenth in
+    all), as a photo cropped by hand."""
+    mid = corners.mean(axis=0)
+    return warp_quad(img, mid + margin * (corners - mid), size)
+
+
+def test_a_card_alike_others_in_a_loosely_cropped_photo_is_cut_out_and_named():
+    """A photo of one card with a margin of table around it (``--whole``): the card takes
+    most of it, more than a card on a table ever does, and the table around it spoils the
+    thumbnails of cards that differ in little. Its outline is found around most of the
+    picture, cut out and read."""
+    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    named = 0
+    for seed in range(12):
+        label = ALIKE[seed % len(ALIKE)]
+        img, corners = _laid(deck, label, 800 + seed, hand=False, glare=False)
+        for margin in (1.1, 1.25):
+            m = rec.classify(_loose_crop(img, corners, margin))
+            assert m.label in (None, label), (label, m)
+            named += m.label == label
+    assert named >= 20, named
+
+
+def test_a_close_up_is_found_around_most_of_a_picture(deck):
+    from vision.detect import find_close_up, quad_iou
+
+    pips = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    for seed, margin in ((1, 1.1), (2, 1.2), (3, 1.3)):
+        img, corners = _laid(pips, "7h", seed, hand=False, glare=False)
+        photo = _loose_crop(img, corners, margin)
+        around = find_close_up(photo)
+        h, w = photo.shape[:2]  # the card in the photo: the photo, shrunk by the margin
+        box = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+        mid = box.mean(axis=0)
+        assert around is not None and quad_iou(around, mid + (box - mid) / margin) >= 0.9
+    # Nothing card-shaped around most of a picture: a table alone, a card far smaller.
+    assert find_close_up(S.random_scene(deck, 5, n_cards=0).image) is None
+    img, corners = _laid(deck, "cook", 4, hand=False, glare=False)
+    assert find_close_up(_loose_crop(img, corners, 3.0)) is None
+
+
 def test_a_closer_look_does_not_name_a_card_never_enrolled():
     """Its look-alikes were enrolled, not it: it stays unknown."""
     deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}

@@ -24,6 +24,8 @@ MIN_AREA_FRAC = 0.008  # of the picture (a card at least about 50 x 70 pixels at
 MAX_AREA_FRAC = 0.5
 # A whole picture read at once may be a close-up of one card: up to this share of it.
 CLOSE_UP_FRAC = 0.95
+CLOSE_UP_FILL = 0.9  # see find_close_up
+CLOSE_UP_CANNY = ((20, 60), (40, 120))
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
@@ -433,6 +435,31 @@ def find_outlines(image: np.ndarray) -> Outlines:
       are not cards: a reader must name one before taking it for a card.
     """
     return _find(image, whole=True)
+
+
+def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | None:
+    """The card-shaped outline around most of a picture of one card with some background
+    around it (a loosely cropped photo), at least ``least`` of the picture: the largest
+    outline of its edges, small gaps closed (a card's rough or worn edge breaks its outline
+    into pieces), when four sides fit it closely (it fills ``CLOSE_UP_FILL`` of them at
+    least); None when there is none. The edges at the picture's own size (enlarging would
+    only soften them) and, first, at low thresholds (``CLOSE_UP_CANNY``): a light card on a
+    light table differs little from it."""
+    grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=False))
+    h, w = grey.shape[:2]
+    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
+    for lo, hi in CLOSE_UP_CANNY:
+        near = cv2.dilate(cv2.Canny(blurred, lo, hi), _KERNEL)
+        outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not outer:
+            continue
+        outline = max(outer, key=cv2.contourArea)
+        q = _fit_quad(outline)
+        if (q is not None and cv2.contourArea(q) >= least * h * w
+                and cv2.contourArea(outline) >= CLOSE_UP_FILL * cv2.contourArea(q)
+                and _card_shaped(q, h * w, most=CLOSE_UP_FRAC)):
+            return _to_picture(q, scale)
+    return None
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

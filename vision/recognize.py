@@ -68,6 +68,9 @@ DEFAULT_THRESHOLD = 0.5
 PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
 CUT_MAX_MOVE = 0.12
+# A picture classified whole and not recognised may be a loosely cropped photo: the card in
+# it, taking at least LOOSE_CARD_SHARE of it, is tried.
+LOOSE_CARD_SHARE = 0.15
 # A reference is turned half a turn when that brings its thumbnail's correlation with the
 # middle of all references up by more than this (``_same_way_up``).
 UPSIDE_DOWN_MARGIN = 0.1
@@ -428,6 +431,17 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     return card
 
 
+def _loose_crops(picture: np.ndarray) -> list[np.ndarray]:
+    """Where the card of a loosely cropped photo may lie: the card-shaped outline around most
+    of the picture, then the one card found that takes ``LOOSE_CARD_SHARE`` of it at least."""
+    from vision.detect import find_cards, find_close_up
+
+    h, w = picture.shape[:2]
+    around = find_close_up(picture, least=LOOSE_CARD_SHARE)
+    cards = [q for q in find_cards(picture) if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
+    return ([] if around is None else [around]) + (cards if len(cards) == 1 else [])
+
+
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
                   ) -> tuple[dict[str, list[np.ndarray]], list[str]]:
     """``references`` with each photo of a card lying on a background (``_card_on_background``)
@@ -704,9 +718,10 @@ class Recognizer:
         card; when it is unsure, the feature matcher decides, and its card must agree in
         colour with the picture.
 
-        When the picture is not recognised as it is and holds one clearly outlined card with
-        some background around it (a loosely cropped photo), that card is cut out and tried
-        once more (``find_card=False`` skips this).
+        When the picture is not recognised as it is, it may be a loosely cropped photo: a card
+        with some background around it. Then the card is cut out and tried once more: the
+        outline around most of the picture, else the one clearly outlined card in it
+        (``_loose_crops``; ``find_card=False`` skips this).
         """
         per, fast = self._whole_look(card_bgr)
         if fast.label is not None:
@@ -714,12 +729,8 @@ class Recognizer:
             return fast
         match = self._agreeing(self._decide(self._votes(card_bgr)), per)
         if match.label is None and find_card:
-            from vision.detect import find_cards
-
-            h, w = card_bgr.shape[:2]
-            quads = [q for q in find_cards(card_bgr) if cv2.contourArea(q) >= 0.15 * h * w]
-            if len(quads) == 1:
-                again = self.classify(warp_quad(card_bgr, quads[0]), find_card=False)
+            for quad in _loose_crops(card_bgr):
+                again = self.classify(warp_quad(card_bgr, quad), find_card=False)
                 if again.label is not None:
                     return again
         return match
