@@ -441,8 +441,8 @@ def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | Non
     """The card-shaped outline around most of a picture of one card with some background
     around it (a loosely cropped photo), at least ``least`` of the picture: the largest
     outline of its edges, small gaps closed (a card's rough or worn edge breaks its outline
-    into pieces), when four sides fit it closely (it fills ``CLOSE_UP_FILL`` of them at
-    least); None when there is none. The edges at the picture's own size (enlarging would
+    into pieces), when four sides fitted along it fit it closely (it fills
+    ``CLOSE_UP_FILL`` of them at least); None when there is none. The edges at the picture's own size (enlarging would
     only soften them) and, first, at low thresholds (``CLOSE_UP_CANNY``): a light card on a
     light table differs little from it."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=False))
@@ -455,10 +455,17 @@ def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | Non
             continue
         outline = max(outer, key=cv2.contourArea)
         q = _fit_quad(outline)
+        if q is not None:  # its sides along the outline, not from corner to rounded corner
+            q = _fit_sides(outline, q)
         if (q is not None and cv2.contourArea(q) >= least * h * w
                 and cv2.contourArea(outline) >= CLOSE_UP_FILL * cv2.contourArea(q)
                 and _card_shaped(q, h * w, most=CLOSE_UP_FRAC)):
-            return _to_picture(q, scale)
+            # The outline runs a pixel outside the edge it closed (``_KERNEL``): each side
+            # that much in, its corners about 1.4 pixels along the diagonal.
+            mid = q.mean(axis=0)
+            off = q - mid
+            q = mid + off * (1 - math.sqrt(2) / np.linalg.norm(off, axis=1, keepdims=True))
+            return _to_picture(q.astype(np.float32), scale)
     return None
 
 
