@@ -282,11 +282,17 @@ def _thumb_vector(card_bgr: np.ndarray) -> np.ndarray:
     return _thumb_normalise(t)
 
 
-def _thumb_normalise(t: np.ndarray) -> np.ndarray:
+def _thumb_bgr(t: np.ndarray) -> np.ndarray:
+    """A grey or BGRA picture in BGR (as it is when BGR already)."""
     if t.ndim == 2:
-        t = cv2.cvtColor(t, cv2.COLOR_GRAY2BGR)
-    elif t.shape[2] == 4:
-        t = cv2.cvtColor(t, cv2.COLOR_BGRA2BGR)
+        return cv2.cvtColor(t, cv2.COLOR_GRAY2BGR)
+    if t.shape[2] == 4:
+        return cv2.cvtColor(t, cv2.COLOR_BGRA2BGR)
+    return t
+
+
+def _thumb_normalise(t: np.ndarray) -> np.ndarray:
+    t = _thumb_bgr(t)
     lab = cv2.cvtColor(t.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab)
     mean, std = cv2.meanStdDev(lab)
     v = cv2.split((lab - mean.ravel().astype(np.float32))
@@ -296,8 +302,33 @@ def _thumb_normalise(t: np.ndarray) -> np.ndarray:
 
 
 def _fine_vector(card_bgr: np.ndarray) -> np.ndarray:
-    """A portrait card picture of FINE_W x FINE_H as a vector for the closer look."""
-    return _thumb_normalise(cv2.GaussianBlur(card_bgr, (0, 0), FINE_BLUR))
+    """A portrait card picture of FINE_W x FINE_H as a vector for the closer look, evenly
+    lit (``_evened``)."""
+    return _thumb_normalise(_evened(cv2.GaussianBlur(card_bgr, (0, 0), FINE_BLUR)))
+
+
+def _evened(card_bgr: np.ndarray) -> np.ndarray:
+    """A card picture (float32) as if lit evenly: divided by the plane that fits its
+    brightness best (a lamp to one side lights a card more on that side; a card's own
+    picture hardly tilts the plane)."""
+    if card_bgr.ndim == 2 or card_bgr.shape[2] == 4:
+        card_bgr = _thumb_bgr(card_bgr)
+    grey = as_grey(card_bgr).astype(np.float32)
+    h, w = grey.shape
+    solve, design = _plane_fit(h, w)
+    plane = (design @ (solve @ grey.ravel())).reshape(h, w)
+    gain = plane * np.float32(1 / max(1e-3, float(plane.mean())))
+    return card_bgr.astype(np.float32) / np.maximum(gain, np.float32(0.2))[..., None]
+
+
+@functools.lru_cache(maxsize=4)
+def _plane_fit(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """For pictures of h x w: the least-squares solver of a plane over the pixels, and the
+    plane's design matrix (1, x, y per pixel)."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    design = np.stack([np.ones(h * w, np.float32), xx.ravel() / w - 0.5, yy.ravel() / h - 0.5],
+                      axis=1)
+    return np.linalg.pinv(design).astype(np.float32), design
 
 
 def _fine_grey(card_bgr: np.ndarray) -> np.ndarray:
