@@ -442,9 +442,9 @@ def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | Non
     around it (a loosely cropped photo), at least ``least`` of the picture: the largest
     outline of its edges, small gaps closed (a card's rough or worn edge breaks its outline
     into pieces), when four sides fitted along it fit it closely (it fills
-    ``CLOSE_UP_FILL`` of them at least); None when there is none. The edges at the picture's own size (enlarging would
-    only soften them) and, first, at low thresholds (``CLOSE_UP_CANNY``): a light card on a
-    light table differs little from it."""
+    ``CLOSE_UP_FILL`` of them at least); None when there is none. The edges at the
+    picture's own size (enlarging would only soften them) and, first, at low thresholds
+    (``CLOSE_UP_CANNY``): a light card on a light table differs little from it."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=False))
     h, w = grey.shape[:2]
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
