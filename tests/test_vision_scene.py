@@ -6,7 +6,7 @@ import numpy as np
 
 from vision import synthetic as S
 from vision.detect import quad_iou
-from vision.recognize import Match, Recognizer
+from vision.recognize import Match, Reading, Recognizer
 from vision.scene import _where_named
 
 CARD = np.float32([[100, 100], [163, 100], [163, 188], [100, 188]])
@@ -89,3 +89,27 @@ def test_the_table_recalls_a_card_read_elsewhere_than_found_without_naming_it_ag
     assert reader.named == named
     assert [(r.label, r.corners.tolist()) for r in again] == [
         (r.label, r.corners.tolist()) for r in first]
+
+
+def test_a_card_placed_around_a_panel_does_not_cross_an_unknown_card_found_there():
+    """A small, blurred cleaner on wood: found, but the first look is unsure of it. Around
+    its picture panel, the deck's layouts also place a card across its outline; the first
+    look took that place for the ghost. A card whose panel lies inside an outline found of
+    about its size lies on it: the cleaner stays unknown, never the ghost."""
+    deck = S.load_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 700262)
+    (cleaner,) = scene.cards
+    assert cleaner.label == "cleaner" and cleaner.fully_visible
+    readings = rec.read(scene.image)
+    assert readings and all(r.label in (None, "cleaner") for r in readings), readings
+    # The rule alone: on the outline found, or across it.
+    from vision.scene import _crosses
+
+    found = Reading(None, 0.2, CARD)
+    panel = CARD + np.float32([[8, 10], [-8, 10], [-8, -30], [8, -30]])
+    across = CARD + np.float32([20, 0])
+    assert not _crosses(CARD + 0.5, panel, [found])
+    assert _crosses(across, panel, [found])
+    assert not _crosses(across, panel, [Reading("ghost", 0.9, CARD)])  # a card named: no
+    assert not _crosses(across, panel, [Reading(None, 0.2, panel)])  # the panel itself: no

@@ -38,6 +38,12 @@ from vision.recognize import Match, Reading, Recognizer, as_grey, point_inside
 PLACED_SHARE = 0.8
 PLACED_IOU = 0.7
 PLACED_INSIDE = 0.85
+# A card placed around a picture panel that lies inside an unknown card found (an outline
+# over AROUND_LARGER times the panel's area) about as large as the card placed (AROUND_SAME
+# times its area) must lie on that outline (AROUND_IOU).
+AROUND_LARGER = 1.2
+AROUND_SAME = (0.7, 1.4)
+AROUND_IOU = 0.7
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -149,6 +155,8 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
             on = _unknown_under(card, readings)
             if on is None or not _card_shaped(card, h * w):
                 continue  # a card named lies there
+            if _crosses(card, panel, readings):
+                continue
             m = rec.glance_quad(image, card)
             if m.label is not None and (best is None or m.score > best[0].score):
                 best = (m, card, on)
@@ -156,6 +164,25 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
         return readings
     m, card, on = best
     return _in_place_of(Reading(m.label, m.score, card), on, readings)
+
+
+def _crosses(card: np.ndarray, panel: np.ndarray, readings: Sequence[Reading]) -> bool:
+    """Does a card placed around ``panel`` cross the outline of an unknown card found around
+    the panel (larger than it, holding its middle) and about as large as the card placed
+    (AROUND_SAME)? The card whose panel it is lies on that outline: a card placed across it
+    (AROUND_IOU) is placed wrong. (An outline of several cards holds the card anywhere.)"""
+    area = cv2.contourArea(card)
+    panel_area = cv2.contourArea(panel)
+    middle = _centre(panel)
+    for r in readings:
+        if r.label is not None:
+            continue
+        found = cv2.contourArea(r.corners)
+        if (found > AROUND_LARGER * panel_area
+                and AROUND_SAME[0] * area <= found <= AROUND_SAME[1] * area
+                and point_inside(r.corners, middle) and quad_iou(card, r.corners) < AROUND_IOU):
+            return True
+    return False
 
 
 def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray],
