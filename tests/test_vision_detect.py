@@ -300,3 +300,22 @@ def test_a_strip_of_two_white_cards_end_to_end_is_a_block():
     assert table_blocks == []  # the table's reader is not given strips: it never cuts them
     for half in halves(blocks[0]):
         assert max(quad_iou(half, c) for c in cards) >= 0.85
+
+
+def test_a_card_photographed_large_is_found_though_its_round_corners_skew_the_first_fit():
+    """A photo of one card taking about a third of the picture (a reference photo): its
+    corners are round over many pixels, so the four corners first kept sit askew and the
+    sides pushed from them miss the edges. Fitted along the outline, they run on them. (Only
+    in a photo of one card: on a table's scene so large an outline is most often a pile's.)"""
+    deck = S.pip_deck()
+    missed = []
+    for card_px in (240, 280):
+        for j, label in enumerate(sorted(deck)[:20]):
+            scene = S.random_scene({label: deck[label]}, 2000 + j, n_cards=1, card_px=card_px,
+                                   tilt=0.05, hand=False, glare=False)
+            card = scene.cards[0]
+            assert card.in_frame
+            found = find_cards(scene.image, one_card=True)
+            if not any(quad_iou(q, card.corners) >= 0.9 for q in found):
+                missed.append((label, card_px))
+    assert not missed, missed  # 9 of the 40 before the second fit

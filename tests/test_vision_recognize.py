@@ -813,3 +813,18 @@ def test_a_card_around_a_panel_lies_where_its_outline_shows(rec, deck):
     assert sorted(r.label for r in readings) == sorted(c.label for c in sc.cards), readings
     for r in readings:  # ...each where it lies
         assert max(S_iou(r.corners, c.corners) for c in sc.cards if c.label == r.label) >= 0.7
+
+
+def test_reference_photos_taken_close_by_are_cut_down_to_the_card():
+    """Each card photographed alone on a table from close by (it takes a third of the
+    picture): every photo is cut down to its card, none left whole with the table round it."""
+    from vision.recognize import cards_cut_out
+
+    deck = S.pip_deck()
+    refs = {label: [S.table_photo(label, deck[label], 2000 + j, card_px=280)]
+            for j, label in enumerate(sorted(deck)[:16])}
+    cut, left = cards_cut_out(refs)
+    assert left == []
+    for label, (pic,) in cut.items():
+        h, w = pic.shape[:2]
+        assert pic.shape != refs[label][0].shape and 1.3 <= max(h, w) / min(h, w) <= 1.5, label

@@ -24,6 +24,9 @@ MIN_AREA_FRAC = 0.008  # of the picture (a card at least about 50 x 70 pixels at
 MAX_AREA_FRAC = 0.5
 # A whole picture read at once may be a close-up of one card: up to this share of it.
 CLOSE_UP_FRAC = 0.95
+# In a photo of one card, an outline taking this much of the picture or more gets a second
+# fit when the first does not run along edges (see find_outlines).
+LARGE_CARD_FRAC = 0.1
 CLOSE_UP_FILL = 0.9  # see find_close_up
 CLOSE_UP_CANNY = ((20, 60), (40, 120))
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
@@ -388,14 +391,15 @@ def working_scale(w: int, h: int) -> float:
     return _work_scale(h, w, enlarge=False)
 
 
-def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None
-               ) -> list[np.ndarray]:
+def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None,
+               one_card: bool = False) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
     (see ``order_corners``). ``blocks``, when given, also gets the outlines holding cards
     found that were set aside as blocks (as in ``find_outlines``, except strips of two cards
     end to end, which hold no card found): several cards outlined as one, or one card whose
-    picture panels were taken for cards; only naming tells which."""
-    found = _find(image, whole=False)
+    picture panels were taken for cards; only naming tells which. ``one_card``: the
+    picture is a photo of one card (see ``find_outlines``)."""
+    found = _find(image, whole=False, one_card=one_card)
     if blocks is not None:
         blocks.extend(found.blocks)
     return found.cards
@@ -412,7 +416,7 @@ class Outlines(NamedTuple):
     at_corners: list[np.ndarray]
 
 
-def find_outlines(image: np.ndarray) -> Outlines:
+def find_outlines(image: np.ndarray, *, one_card: bool = False) -> Outlines:
     """The cards (as ``find_cards``) and, apart, outlines that may be cards touching with no
     mat between them, which a reader must name before taking them for cards:
 
@@ -433,8 +437,13 @@ def find_outlines(image: np.ndarray) -> Outlines:
       cards found fill (a pile, light cards touching with no line between them), where two
       sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after). Most
       are not cards: a reader must name one before taking it for a card.
+
+    ``one_card``: the picture is a photo of one card on a table, which may take much of it
+    (a reference photo): a large outline whose four sides kept do not run along edges is
+    fitted once more along its sides (round corners over many pixels skew the first fit).
+    Not on a table's scene, where a large outline is most often a pile's.
     """
-    return _find(image, whole=True)
+    return _find(image, whole=True, one_card=one_card)
 
 
 def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | None:
@@ -506,17 +515,17 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
     return order_corners((q + 0.5) / scale - 0.5)
 
 
-def _find(image: np.ndarray, *, whole: bool) -> Outlines:
+def _find(image: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlines:
     """What finding finds at the working size (``_work_scale``), corners in the picture's
     pixels. A camera's frame (not ``whole``) gives only cards and blocks holding cards
     found; a whole picture read at once (``whole``) is also enlarged when small, and gives
     every list of ``find_outlines``."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=whole))
-    found = _find_at(grey, whole=whole)
+    found = _find_at(grey, whole=whole, one_card=one_card)
     return Outlines(*([_to_picture(q, scale) for q in quads] for quads in found))
 
 
-def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
+def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlines:
     """``_find`` at the working size."""
     out = Outlines([], [], [], [], [], [])
     blocks = out.blocks
@@ -591,7 +600,17 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
             # tracker never sees cards this large).
             fitted = _fit_sides(c, q)
             q = q if fitted is None else fitted
+        rough = q
         q, s = _refine(q, near, REACH * _short_side(q))
+        large_card = one_card and area >= LARGE_CARD_FRAC * img_area
+        if large_card and _card_shaped(q, img_area) and not _supported(s):
+            # A large card's round corners can leave the four corners kept askew, and its
+            # sides then off the edges: fitted along the outline, they may run on them.
+            fitted = _fit_sides(c, rough)
+            if fitted is not None:
+                q2, s2 = _refine(fitted, near, REACH * _short_side(fitted))
+                if _supported(s2):
+                    q, s = q2, s2
         if not _card_shaped(q, img_area):
             if _aspect(q) < MIN_ASPECT:
                 squares.append(q)
@@ -603,6 +622,10 @@ def _find_at(grey: np.ndarray, *, whole: bool) -> Outlines:
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
         if not _supported(s):
+            if large_card:
+                # Refined from one side of an edge line, a large card's quad may land off the
+                # outline where it would not from the other: the other side gets its look.
+                seen.pop()
             continue
         cands.append(q)
         found.append((*_centre(q), cv2.contourArea(q)))

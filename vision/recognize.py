@@ -68,6 +68,7 @@ DEFAULT_THRESHOLD = 0.5
 PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
 CUT_MAX_MOVE = 0.12
+CUT_MAX_STRETCH = 0.04  # ...nor change its proportions by more than this share
 # A picture classified whole and not recognised may be a loosely cropped photo: the card in
 # it, taking at least LOOSE_CARD_SHARE of it, is tried.
 LOOSE_CARD_SHARE = 0.15
@@ -448,7 +449,7 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     from vision.detect import find_outlines
 
     h, w = picture.shape[:2]
-    found = find_outlines(picture)
+    found = find_outlines(picture, one_card=True)
     cards = sorted(found.cards, key=lambda q: -cv2.contourArea(q))
     if not cards or cv2.contourArea(cards[0]) < PHOTO_CARD_SHARE * h * w:
         return None
@@ -469,7 +470,8 @@ def _loose_crops(picture: np.ndarray) -> list[np.ndarray]:
 
     h, w = picture.shape[:2]
     around = find_close_up(picture, least=LOOSE_CARD_SHARE)
-    cards = [q for q in find_cards(picture) if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
+    cards = [q for q in find_cards(picture, one_card=True)
+             if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
     return ([] if around is None else [around]) + (cards if len(cards) == 1 else [])
 
 
@@ -544,13 +546,23 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
             continue
         # The middle picture's corners in this card's small picture.
         moved = corners @ warp[:, :2].T + warp[:, 2]
-        if np.abs(moved - corners).max() > CUT_MAX_MOVE * fw:
-            out.append(q)  # not the same design: leave it as found
+        if (np.abs(moved - corners).max() > CUT_MAX_MOVE * fw
+                or abs(_long_over_short(moved) * fw / fh - 1) > CUT_MAX_STRETCH):
+            # Not the same design, or aligned by stretching (little to align by: a card
+            # mostly plain): leave it as found.
+            out.append(q)
             continue
         # From the small picture to the photo, through the card's own outline.
         to_photo = cv2.getPerspectiveTransform(corners, _portrait_corners(q))
         out.append(cv2.perspectiveTransform(moved.reshape(-1, 1, 2), to_photo).reshape(4, 2))
     return out
+
+
+def _long_over_short(q: np.ndarray) -> float:
+    """A quad's mean long side over its mean short side (corners in order around it)."""
+    d = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    a, b = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
+    return float(max(a, b) / max(1e-6, min(a, b)))
 
 
 class Recognizer:
