@@ -828,3 +828,35 @@ def test_reference_photos_taken_close_by_are_cut_down_to_the_card():
     for label, (pic,) in cut.items():
         h, w = pic.shape[:2]
         assert pic.shape != refs[label][0].shape and 1.3 <= max(h, w) / min(h, w) <= 1.5, label
+
+
+@pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
+def test_a_card_turned_in_its_photo_is_checked_for_colour_where_its_features_place_it():
+    """Dark cards with a light square picture on dark tables, each photographed turned in a
+    square crop with the table round it (``--whole``): the features name it, and its colours
+    must agree.
+    Taken from the whole picture, they did not (the card fills it turned, beside the table);
+    where the features place the card, they do."""
+    import math
+
+    deck = {}
+    for f in sorted((DOBBLE / "scans").glob("*.jpg"))[:12]:
+        face = np.full((616, 441, 3), 25, np.uint8)
+        face[108:508, 20:420] = cv2.resize(cv2.imread(str(f)), (400, 400))
+        deck[f.stem] = face
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    named = 0
+    for seed, mat in ((seed, mat) for seed in range(12) for mat in ("plain-dark", "felt")):
+        label = sorted(deck)[seed]
+        scene = S.random_scene({label: deck[label]}, 900 + seed, n_cards=1, hand=False, mat=mat)
+        c = scene.cards[0].corners
+        mid = c.mean(axis=0)
+        a = 0.5 * (seed % 3 - 1)  # turned a little either way, or not
+        turn = np.float32([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        upright = (c - mid) @ turn.T
+        half = np.abs(upright).max() * 1.1
+        box = np.float32([[-half, -half], [half, -half], [half, half], [-half, half]]) @ turn + mid
+        m = rec.classify(warp_quad(scene.image, box, (300, 300)))
+        assert m.label in (None, label), (label, m)
+        named += m.label == label
+    assert named >= 23, named  # 20 of the 24 with the colours of the whole picture

@@ -558,6 +558,15 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
     return out
 
 
+def _well_inside(quad: np.ndarray, w: int, h: int) -> bool:
+    """Does a quad lie in a picture of w x h (give or take a tenth of it round the edges) and
+    take a tenth of it at least?"""
+    lo = -0.1 * np.float32([w, h])
+    hi = 1.1 * np.float32([w, h])
+    return bool((quad >= lo).all() and (quad <= hi).all()
+                and cv2.contourArea(np.float32(quad)) >= 0.1 * w * h)
+
+
 def _long_over_short(q: np.ndarray) -> float:
     """A quad's mean long side over its mean short side (corners in order around it)."""
     d = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
@@ -770,7 +779,16 @@ class Recognizer:
         if fast.label is not None:
             self.fast_named += 1
             return fast
-        match = self._agreeing(self._decide(self._votes(card_bgr)), per)
+        match = self._decide(self._votes(card_bgr))
+        if match.best is not None and per is not None:
+            # The colours where the features place the card: a card turned in the picture,
+            # or with table round it, does not fill the picture as a thumbnail.
+            h, w = card_bgr.shape[:2]
+            placed = self._placement(self.labels.index(match.best),
+                                     lambda p: p * np.float32(max(h, w) / WORK_SIDE))
+            if placed is not None and _well_inside(placed, w, h):
+                per = self._thumb_corr(self._quad_thumb(card_bgr, placed))
+        match = self._agreeing(match, per)
         if match.label is None and find_card:
             for quad in _loose_crops(card_bgr):
                 again = self.classify(warp_quad(card_bgr, quad), find_card=False)
@@ -821,19 +839,26 @@ class Recognizer:
         # The matches' positions back in the picture (they are at WORK_SIDE in the crop), and
         # the reference's outline through the turn and scale they fit there: in the crop a
         # card is squashed as its outline is (a pile's outline is no card's shape).
-        matched = self._matched.get(self.labels.index(match.label))
-        if matched is None:
-            return match
         from_crop = cv2.getPerspectiveTransform(picture_corners(*size), _portrait_corners(c))
-        at = cv2.perspectiveTransform((matched[0] * np.float32(side / WORK_SIDE)).reshape(-1, 1, 2),
-                                      from_crop).reshape(-1, 2)
-        fit = cv2.estimateAffinePartial2D(matched[1], at)[0]
+        placed = self._placement(
+            self.labels.index(match.label),
+            lambda p: cv2.perspectiveTransform((p * np.float32(side / WORK_SIDE)).reshape(-1, 1, 2),
+                                               from_crop).reshape(-1, 2))
+        return match if placed is None else replace(match, placed=placed)
+
+    def _placement(self, li: int, to_picture) -> np.ndarray | None:
+        """Where the features last matched with label ``li``'s reference place its outline in
+        the picture, by the turn and scale they fit there (``to_picture`` takes their
+        positions, at WORK_SIDE, into the picture); None without three matches or a fit."""
+        matched = self._matched.get(li)
+        if matched is None or len(matched[0]) < 3:
+            return None
+        fit = cv2.estimateAffinePartial2D(matched[1], np.float32(to_picture(matched[0])))[0]
         if fit is None:
-            return match
+            return None
         (rw, rh) = matched[2]
         ref = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
-        placed = (ref @ fit[:, :2].T + fit[:, 2]).astype(np.float32)
-        return replace(match, placed=placed)
+        return (ref @ fit[:, :2].T + fit[:, 2]).astype(np.float32)
 
     def _agreeing(self, match: Match, per: np.ndarray | None) -> Match:
         """The feature matcher's ``match``, unless its card disagrees in colour with the
