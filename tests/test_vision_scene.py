@@ -113,3 +113,28 @@ def test_a_card_placed_around_a_panel_does_not_cross_an_unknown_card_found_there
     assert _crosses(across, panel, [found])
     assert not _crosses(across, panel, [Reading("ghost", 0.9, CARD)])  # a card named: no
     assert not _crosses(across, panel, [Reading(None, 0.2, panel)])  # the panel itself: no
+
+
+def test_a_card_named_inside_a_card_named_far_larger_is_its_panel_not_a_card():
+    """Trading-card-like cards: a card's picture panel, card-shaped, was named as another
+    card by its look alone, inside the card read around it. Cards of one deck are one size:
+    the small one goes."""
+    deck = S.panelled_deck(20)
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 1300016, arrangement="spread")
+    readings = rec.read(scene.image)
+    for r in readings:
+        card = max(scene.cards, key=lambda c: quad_iou(c.corners, r.corners))
+        assert r.label in (None, card.label) and quad_iou(card.corners, r.corners) >= 0.9, r
+    assert sorted(r.label for r in readings) == sorted(c.label for c in scene.cards)
+    # The rule alone.
+    from vision.scene import _without_nested
+
+    panel = np.float32([[115, 110], [148, 110], [148, 150], [115, 150]])
+    big, small = Reading("ghost", 0.8, CARD), Reading("cook", 0.6, panel)
+    assert _without_nested([big, small]) == [big]
+    assert _without_nested([big, Reading(None, 0.2, panel)])[1].label is None  # unknown: kept
+    beside = Reading("cook", 0.6, CARD + np.float32([70, 0]))
+    assert _without_nested([big, beside]) == [big, beside]  # the same size, apart
+    half = Reading("cook", 0.6, CARD + np.float32([30, 0]))
+    assert _without_nested([big, half]) == [big, half]  # a card on another, half over it

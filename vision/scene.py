@@ -44,6 +44,10 @@ PLACED_INSIDE = 0.85
 AROUND_LARGER = 1.2
 AROUND_SAME = (0.7, 1.4)
 AROUND_IOU = 0.7
+# A card named lying NESTED_INSIDE inside another card named, under NESTED_SMALLER of its
+# area, is no card (see _without_nested).
+NESTED_INSIDE = 0.9
+NESTED_SMALLER = 0.6
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -78,7 +82,18 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         out, named = _as_one(rec, image, quad, out, rec.classify_quad)
         if named:
             break  # one card photographed from close by
-    return out
+    return _without_nested(out)
+
+
+def _without_nested(readings: list[Reading]) -> list[Reading]:
+    """``readings`` but for each card named that lies inside another card named (NESTED_INSIDE
+    of it) and is far smaller than it (NESTED_SMALLER of its area): the cards of a deck are
+    all one size, so it is that card's picture panel, named by its look alone."""
+    named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+    return [r for r in readings if r.label is None or not any(
+        o is not r and cv2.contourArea(r.corners) < NESTED_SMALLER * area
+        and _inter(r.corners, o.corners) >= NESTED_INSIDE * cv2.contourArea(r.corners)
+        for o, area in named)]
 
 
 def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
