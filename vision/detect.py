@@ -452,8 +452,9 @@ def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | Non
     outline of its edges, small gaps closed (a card's rough or worn edge breaks its outline
     into pieces), when four sides fitted along it fit it closely (it fills
     ``CLOSE_UP_FILL`` of them at least); None when there is none. The edges at the
-    picture's own size (enlarging would only soften them) and, first, at low thresholds
-    (``CLOSE_UP_CANNY``): a light card on a light table differs little from it."""
+    picture's own size (never enlarged: that would only soften them; shrunk only when it is
+    larger than ``MAX_WORK_PIXELS``) and, first, at low thresholds (``CLOSE_UP_CANNY``): a
+    light card on a light table differs little from it."""
     grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=False))
     h, w = grey.shape[:2]
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
@@ -469,13 +470,27 @@ def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | Non
         if (q is not None and cv2.contourArea(q) >= least * h * w
                 and cv2.contourArea(outline) >= CLOSE_UP_FILL * cv2.contourArea(q)
                 and _card_shaped(q, h * w, most=CLOSE_UP_FRAC)):
-            # The outline runs a pixel outside the edge it closed (``_KERNEL``): each side
-            # that much in, its corners about 1.4 pixels along the diagonal.
-            mid = q.mean(axis=0)
-            off = q - mid
-            q = mid + off * (1 - math.sqrt(2) / np.linalg.norm(off, axis=1, keepdims=True))
-            return _to_picture(q.astype(np.float32), scale)
+            # The outline runs a pixel outside the edge it closed (``_KERNEL``).
+            q = _moved_in(q, 1.0)
+            if q is not None:
+                return _to_picture(q, scale)
     return None
+
+
+def _moved_in(q: np.ndarray, d: float) -> np.ndarray | None:
+    """The quad with each side moved ``d`` pixels inwards (corners where the moved sides
+    meet); None when two neighbouring sides are parallel."""
+    mid = q.mean(axis=0)
+    lines = []
+    for i in range(4):
+        a, b = q[i], q[(i + 1) % 4]
+        dx, dy = (b - a).tolist()
+        n = np.float32([-dy, dx]) / max(1e-6, math.hypot(dx, dy))
+        if float((mid - a) @ n) < 0:
+            n = -n
+        x, y = (a + d * n).tolist()
+        lines.append((x, y, dx, dy))
+    return _corners(lines)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -622,10 +637,6 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
         if not _supported(s):
-            if large_card:
-                # Refined from one side of an edge line, a large card's quad may land off the
-                # outline where it would not from the other: the other side gets its look.
-                seen.pop()
             continue
         cands.append(q)
         found.append((*_centre(q), cv2.contourArea(q)))
