@@ -309,9 +309,9 @@ def _fine_vector(card_bgr: np.ndarray) -> np.ndarray:
 
 
 def _evened(card_bgr: np.ndarray) -> np.ndarray:
-    """A card picture (float32) as if lit evenly: divided by the plane that fits its
-    brightness best (a lamp to one side lights a card more on that side; a card's own
-    picture hardly tilts the plane)."""
+    """A card picture (any depth; grey and BGRA taken as BGR) as if lit evenly, in float32:
+    divided by the plane that fits its brightness best (a lamp to one side lights a card
+    more on that side; a card's own picture hardly tilts the plane)."""
     if card_bgr.ndim == 2 or card_bgr.shape[2] == 4:
         card_bgr = _thumb_bgr(card_bgr)
     grey = as_grey(card_bgr).astype(np.float32)
@@ -329,7 +329,10 @@ def _plane_fit(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     design = np.stack([np.ones(h * w, np.float32), xx.ravel() / w - 0.5, yy.ravel() / h - 0.5],
                       axis=1)
-    return np.linalg.pinv(design).astype(np.float32), design
+    solve = np.linalg.pinv(design).astype(np.float32)
+    for a in (solve, design):
+        a.setflags(write=False)  # shared by every call through the cache
+    return solve, design
 
 
 def _fine_grey(card_bgr: np.ndarray) -> np.ndarray:
@@ -466,13 +469,16 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
 def _loose_crops(picture: np.ndarray) -> list[np.ndarray]:
     """Where the card of a loosely cropped photo may lie: the card-shaped outline around most
     of the picture, then the one card found that takes ``LOOSE_CARD_SHARE`` of it at least."""
-    from vision.detect import find_cards, find_close_up
+    from vision.detect import find_cards, find_close_up, quad_iou
 
     h, w = picture.shape[:2]
     around = find_close_up(picture, least=LOOSE_CARD_SHARE)
     cards = [q for q in find_cards(picture, one_card=True)
              if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
-    return ([] if around is None else [around]) + (cards if len(cards) == 1 else [])
+    if around is None:
+        return cards if len(cards) == 1 else []
+    # The card found is most often the same as the outline around: once is enough.
+    return [around] + (cards if len(cards) == 1 and quad_iou(cards[0], around) < 0.9 else [])
 
 
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
@@ -531,6 +537,8 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
     difference (``_differ_weight``) as if it told the cards apart. Each card's picture is
     aligned onto the middle (median) picture of them all (the design the cards share), and
     its outline moved with it, by at most ``CUT_MAX_MOVE`` of the card's size."""
+    from vision.detect import _aspect
+
     if len(cuts) < 3:
         return [q for _, q in cuts]
     smalls = [_fine_grey(warp_quad(pic, q, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA))
@@ -547,7 +555,7 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
         # The middle picture's corners in this card's small picture.
         moved = corners @ warp[:, :2].T + warp[:, 2]
         if (np.abs(moved - corners).max() > CUT_MAX_MOVE * fw
-                or abs(_long_over_short(moved) * fw / fh - 1) > CUT_MAX_STRETCH):
+                or abs(_aspect(moved) / _aspect(corners) - 1) > CUT_MAX_STRETCH):
             # Not the same design, or aligned by stretching (little to align by: a card
             # mostly plain): leave it as found.
             out.append(q)
@@ -565,13 +573,6 @@ def _well_inside(quad: np.ndarray, w: int, h: int) -> bool:
     hi = 1.1 * np.float32([w, h])
     return bool((quad >= lo).all() and (quad <= hi).all()
                 and cv2.contourArea(np.float32(quad)) >= 0.1 * w * h)
-
-
-def _long_over_short(q: np.ndarray) -> float:
-    """A quad's mean long side over its mean short side (corners in order around it)."""
-    d = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
-    a, b = (d[0] + d[2]) / 2, (d[1] + d[3]) / 2
-    return float(max(a, b) / max(1e-6, min(a, b)))
 
 
 class Recognizer:
