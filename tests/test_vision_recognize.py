@@ -860,3 +860,19 @@ def test_a_card_turned_in_its_photo_is_checked_for_colour_where_its_features_pla
         assert m.label in (None, label), (label, m)
         named += m.label == label
     assert named >= 23, named  # 20 of the 24 with the colours of the whole picture
+
+
+def test_a_loose_crop_offers_each_card_once():
+    """The outline around most of a loosely cropped photo and the card found in it are most
+    often the same card: it is offered (and read) once."""
+    from vision.detect import quad_iou
+    from vision.recognize import _loose_crops
+
+    pips = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    img, corners = _laid(pips, "7h", 2, hand=False, glare=False)
+    places = _loose_crops(_loose_crop(img, corners, 1.5))  # the card: under half of it
+    assert len(places) == 1
+    h, w = 339, 242
+    box = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    mid = box.mean(axis=0)
+    assert quad_iou(places[0], mid + (box - mid) / 1.5) >= 0.9

@@ -56,6 +56,7 @@ CHECKS = 32  # FLANN leaves looked at per query feature
 RATIO = 0.85
 N_FEATURES = 600
 RANSAC_PX = 8.0
+PLACE_PX = 3.0  # placing a card in the picture: matches this far off the fit still count
 ROOT_SIFT = 1
 MAX_SCALE = 1.4
 CENTRE_TOL = 0.1
@@ -785,8 +786,9 @@ class Recognizer:
             # The colours where the features place the card: a card turned in the picture,
             # or with table round it, does not fill the picture as a thumbnail.
             h, w = card_bgr.shape[:2]
+            k = max(h, w) / WORK_SIDE
             placed = self._placement(self.labels.index(match.best),
-                                     lambda p: p * np.float32(max(h, w) / WORK_SIDE))
+                                     lambda p: p * np.float32(k), px=PLACE_PX * k)
             if placed is not None and _well_inside(placed, w, h):
                 per = self._thumb_corr(self._quad_thumb(card_bgr, placed))
         match = self._agreeing(match, per)
@@ -847,14 +849,16 @@ class Recognizer:
                                                from_crop).reshape(-1, 2))
         return match if placed is None else replace(match, placed=placed)
 
-    def _placement(self, li: int, to_picture) -> np.ndarray | None:
+    def _placement(self, li: int, to_picture, *, px: float = PLACE_PX) -> np.ndarray | None:
         """Where the features last matched with label ``li``'s reference place its outline in
         the picture, by the turn and scale they fit there (``to_picture`` takes their
-        positions, at WORK_SIDE, into the picture); None without three matches or a fit."""
+        positions, at WORK_SIDE, into the picture; ``px``: how far from the fit, in the
+        picture's pixels, a match may lie and count); None without three matches or a fit."""
         matched = self._matched.get(li)
         if matched is None or len(matched[0]) < 3:
             return None
-        fit = cv2.estimateAffinePartial2D(matched[1], np.float32(to_picture(matched[0])))[0]
+        fit = cv2.estimateAffinePartial2D(matched[1], np.float32(to_picture(matched[0])),
+                                          ransacReprojThreshold=px)[0]
         if fit is None:
             return None
         (rw, rh) = matched[2]
