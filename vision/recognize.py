@@ -69,7 +69,6 @@ DEFAULT_THRESHOLD = 0.5
 PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
 CUT_MAX_MOVE = 0.12
-CUT_MAX_STRETCH = 0.04  # ...nor change its proportions by more than this share
 # A picture classified whole and not recognised may be a loosely cropped photo: the card in
 # it, taking at least LOOSE_CARD_SHARE of it, is tried.
 LOOSE_CARD_SHARE = 0.15
@@ -538,8 +537,6 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
     difference (``_differ_weight``) as if it told the cards apart. Each card's picture is
     aligned onto the middle (median) picture of them all (the design the cards share), and
     its outline moved with it, by at most ``CUT_MAX_MOVE`` of the card's size."""
-    from vision.detect import _aspect
-
     if len(cuts) < 3:
         return [q for _, q in cuts]
     smalls = [_fine_grey(warp_quad(pic, q, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA))
@@ -555,11 +552,8 @@ def _agreeing_outlines(cuts: list[tuple[np.ndarray, np.ndarray]]) -> list[np.nda
             continue
         # The middle picture's corners in this card's small picture.
         moved = corners @ warp[:, :2].T + warp[:, 2]
-        if (np.abs(moved - corners).max() > CUT_MAX_MOVE * fw
-                or abs(_aspect(moved) / _aspect(corners) - 1) > CUT_MAX_STRETCH):
-            # Not the same design, or aligned by stretching (little to align by: a card
-            # mostly plain): leave it as found.
-            out.append(q)
+        if np.abs(moved - corners).max() > CUT_MAX_MOVE * fw:
+            out.append(q)  # not the same design: leave it as found
             continue
         # From the small picture to the photo, through the card's own outline.
         to_photo = cv2.getPerspectiveTransform(corners, _portrait_corners(q))
