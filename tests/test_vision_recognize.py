@@ -644,11 +644,17 @@ def test_a_card_with_its_picture_panel_off_centre_is_found_whole():
 ALIKE = ("6h", "7h", "8h", "6d", "7d", "8d", "7s", "7c", "10s", "10c")
 
 
-def test_cards_that_look_alike_are_told_apart_by_a_closer_look():
+@pytest.fixture(scope="module")
+def alike():
+    """Ten playing-card-like cards that look alike, and a recognizer that knows them."""
+    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    return deck, Recognizer({k: [v] for k, v in deck.items()})
+
+
+def test_cards_that_look_alike_are_told_apart_by_a_closer_look(alike):
     """Playing-card-like cards (the same pips in another suit, one pip more) are too alike
     for the first look; the closer look names most of them, and never wrongly."""
-    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
-    rec = Recognizer({k: [v] for k, v in deck.items()})
+    deck, rec = alike
     glanced = named = 0
     for seed in range(24):
         label = ALIKE[seed % len(ALIKE)]
@@ -661,11 +667,10 @@ def test_cards_that_look_alike_are_told_apart_by_a_closer_look():
     assert glanced <= 12 and named >= 18, (glanced, named)
 
 
-def test_a_whole_picture_of_a_card_alike_others_gets_the_closer_look_too():
+def test_a_whole_picture_of_a_card_alike_others_gets_the_closer_look_too(alike):
     """``classify`` (``companion recognize --whole``) looks first, and closer, as on scenes:
     cards cut out of scenes are named where the features alone leave some unknown."""
-    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
-    rec = Recognizer({k: [v] for k, v in deck.items()})
+    deck, rec = alike
     named = 0
     for seed in range(24):
         label = ALIKE[seed % len(ALIKE)]
@@ -683,13 +688,12 @@ def _loose_crop(img, corners, margin, size=(242, 339)):
     return warp_quad(img, mid + margin * (corners - mid), size)
 
 
-def test_a_card_alike_others_in_a_loosely_cropped_photo_is_cut_out_and_named():
+def test_a_card_alike_others_in_a_loosely_cropped_photo_is_cut_out_and_named(alike):
     """A photo of one card with a margin of table around it (``--whole``): the card takes
     most of it, more than a card on a table ever does, and the table around it spoils the
     thumbnails of cards that differ in little. Its outline is found around most of the
     picture, cut out and read."""
-    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
-    rec = Recognizer({k: [v] for k, v in deck.items()})
+    deck, rec = alike
     named = 0
     for seed in range(12):
         label = ALIKE[seed % len(ALIKE)]
@@ -701,10 +705,10 @@ def test_a_card_alike_others_in_a_loosely_cropped_photo_is_cut_out_and_named():
     assert named >= 20, named
 
 
-def test_a_close_up_is_found_around_most_of_a_picture(deck):
+def test_a_close_up_is_found_around_most_of_a_picture(deck, alike):
     from vision.detect import find_close_up, quad_iou
 
-    pips = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    pips = alike[0]
     for seed, margin in ((1, 1.1), (2, 1.2), (3, 1.3)):
         img, corners = _laid(pips, "7h", seed, hand=False, glare=False)
         photo = _loose_crop(img, corners, margin)
@@ -719,11 +723,10 @@ def test_a_close_up_is_found_around_most_of_a_picture(deck):
     assert find_close_up(_loose_crop(img, corners, 3.0)) is None
 
 
-def test_cards_alike_lit_from_one_side_are_told_apart_too():
+def test_cards_alike_lit_from_one_side_are_told_apart_too(alike):
     """A lamp to one side lights a card unevenly: the closer look evens the light first, so
     cards that differ in little are still told apart, and never wrongly."""
-    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
-    rec = Recognizer({k: [v] for k, v in deck.items()})
+    deck, rec = alike
     named = 0
     for seed in range(20):
         label = ALIKE[seed % len(ALIKE)]
@@ -736,9 +739,9 @@ def test_cards_alike_lit_from_one_side_are_told_apart_too():
     assert named >= 16, named
 
 
-def test_a_closer_look_does_not_name_a_card_never_enrolled():
+def test_a_closer_look_does_not_name_a_card_never_enrolled(alike):
     """Its look-alikes were enrolled, not it: it stays unknown."""
-    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    deck = alike[0]
     for missing in ("7h", "7d"):
         rec = Recognizer({k: [v] for k, v in deck.items() if k != missing})
         for seed in range(8):
@@ -746,10 +749,9 @@ def test_a_closer_look_does_not_name_a_card_never_enrolled():
             assert rec.classify_quad(img, corners).label is None, (missing, seed)
 
 
-def test_cards_alike_touching_are_told_apart_too():
+def test_cards_alike_touching_are_told_apart_too(alike):
     """Two of them side by side with no seam: each half of the block gets the closer look."""
-    deck = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
-    rec = Recognizer({k: [v] for k, v in deck.items()})
+    deck, rec = alike
     named = 0
     for left, right in (("7h", "7d"), ("8d", "6h"), ("7s", "7c"), ("6d", "8h")):
         layout = [(left, _box(250, 100)), (right, _box(340, 100))]
@@ -860,13 +862,13 @@ def test_a_card_turned_in_its_photo_is_checked_for_colour_where_its_features_pla
     assert named >= 23, named  # 20 of the 24 with the colours of the whole picture
 
 
-def test_a_loose_crop_offers_each_card_once():
+def test_a_loose_crop_offers_each_card_once(alike):
     """The outline around most of a loosely cropped photo and the card found in it are most
     often the same card: it is offered (and read) once."""
     from vision.detect import quad_iou
     from vision.recognize import _loose_crops
 
-    pips = {k: v for k, v in S.pip_deck().items() if k in ALIKE}
+    pips = alike[0]
     img, corners = _laid(pips, "7h", 2, hand=False, glare=False)
     places = _loose_crops(_loose_crop(img, corners, 1.5))  # the card: under half of it
     assert len(places) == 1
