@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import synthetic as S
-from vision.detect import changed, find_cards, order_corners, quad_iou
+from vision.detect import changed, find_cards, find_outlines, order_corners, quad_iou
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +61,6 @@ def test_pictures_smaller_or_larger_than_a_webcams(deck, scale, whole):
     640 x 480 one, its corners in its own pixels: by the table's finder as it is, and by a
     whole picture's read at the working size (the small one enlarged)."""
     import dataclasses
-
-    from vision.detect import find_outlines
 
     hits = total = false = 0
     for seed in range(6):
@@ -315,7 +313,7 @@ def test_a_card_photographed_large_is_found_though_its_round_corners_skew_the_fi
                                    tilt=0.05, hand=False, glare=False)
             card = scene.cards[0]
             assert card.in_frame
-            found = find_cards(scene.image, one_card=True)
+            found = find_outlines(scene.image, one_card=True).cards
             if not any(quad_iou(q, card.corners) >= 0.9 for q in found):
                 missed.append((label, card_px))
     assert not missed, missed  # 9 of the 40 before the second fit

@@ -688,39 +688,6 @@ def _loose_crop(img, corners, margin, size=(242, 339)):
     return warp_quad(img, mid + margin * (corners - mid), size)
 
 
-def test_a_card_alike_others_in_a_loosely_cropped_photo_is_cut_out_and_named(alike):
-    """A photo of one card with a margin of table around it (``--whole``): the card takes
-    most of it, more than a card on a table ever does, and the table around it spoils the
-    thumbnails of cards that differ in little. Its outline is found around most of the
-    picture, cut out and read."""
-    deck, rec = alike
-    named = 0
-    for seed in range(12):
-        label = ALIKE[seed % len(ALIKE)]
-        img, corners = _laid(deck, label, 800 + seed, hand=False, glare=False)
-        for margin in (1.1, 1.25):
-            m = rec.classify(_loose_crop(img, corners, margin))
-            assert m.label in (None, label), (label, m)
-            named += m.label == label
-    assert named >= 20, named
-
-
-def test_a_close_up_is_found_around_most_of_a_picture(deck, alike):
-    from vision.detect import find_close_up, quad_iou
-
-    pips = alike[0]
-    for seed, margin in ((1, 1.1), (2, 1.2), (3, 1.3)):
-        img, corners = _laid(pips, "7h", seed, hand=False, glare=False)
-        photo = _loose_crop(img, corners, margin)
-        around = find_close_up(photo)
-        h, w = photo.shape[:2]  # the card in the photo: the photo, shrunk by the margin
-        box = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-        mid = box.mean(axis=0)
-        assert around is not None and quad_iou(around, mid + (box - mid) / margin) >= 0.95
-    # Nothing card-shaped around most of a picture: a table alone, a card far smaller.
-    assert find_close_up(S.random_scene(deck, 5, n_cards=0).image) is None
-    img, corners = _laid(deck, "cook", 4, hand=False, glare=False)
-    assert find_close_up(_loose_crop(img, corners, 3.0)) is None
 
 
 def test_cards_alike_lit_from_one_side_are_told_apart_too(alike):
@@ -862,17 +829,16 @@ def test_a_card_turned_in_its_photo_is_checked_for_colour_where_its_features_pla
     assert named >= 23, named  # 20 of the 24 with the colours of the whole picture
 
 
-def test_a_loose_crop_offers_each_card_once(alike):
-    """The outline around most of a loosely cropped photo and the card found in it are most
-    often the same card: it is offered (and read) once."""
-    from vision.detect import quad_iou
-    from vision.recognize import _loose_crops
-
-    pips = alike[0]
-    img, corners = _laid(pips, "7h", 2, hand=False, glare=False)
-    places = _loose_crops(_loose_crop(img, corners, 1.5))  # the card: under half of it
-    assert len(places) == 1
-    h, w = 339, 242
-    box = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    mid = box.mean(axis=0)
-    assert quad_iou(places[0], mid + (box - mid) / 1.5) >= 0.9
+def test_a_loosely_cropped_photo_of_a_card_never_enrolled_is_not_named():
+    """Playing-card-like cards, all but one enrolled: a sharp photo of the missing one cut
+    with table round it stays unknown. Cut down to the outline around most of the picture
+    and read again, its look-alike's name was given (the 6 of hearts as the 6 of clubs)."""
+    deck = S.pip_deck()
+    missing = "6h"
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != missing})
+    for s in range(3):
+        scene = S.random_scene({missing: deck[missing]}, np.random.default_rng(61110 + s),
+                               size=(1280, 960), card_px=250.0, n_cards=1, hand=False)
+        for margin in (1.1, 1.3):
+            photo = _loose_crop(scene.image, scene.cards[0].corners, margin, (275, 385))
+            assert rec.classify(photo).label is None, (s, margin)

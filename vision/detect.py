@@ -27,8 +27,6 @@ CLOSE_UP_FRAC = 0.95
 # In a photo of one card, an outline taking this much of the picture or more gets a second
 # fit when the first does not run along edges (see find_outlines).
 LARGE_CARD_FRAC = 0.1
-CLOSE_UP_FILL = 0.9  # see find_close_up
-CLOSE_UP_CANNY = ((20, 60), (40, 120))
 MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
@@ -391,15 +389,14 @@ def working_scale(w: int, h: int) -> float:
     return _work_scale(h, w, enlarge=False)
 
 
-def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None,
-               one_card: bool = False) -> list[np.ndarray]:
+def find_cards(image: np.ndarray, *, blocks: list[np.ndarray] | None = None
+               ) -> list[np.ndarray]:
     """Every card lying on the picture: 4 x 2 float32 corners each, in order around the card
     (see ``order_corners``). ``blocks``, when given, also gets the outlines holding cards
     found that were set aside as blocks (as in ``find_outlines``, except strips of two cards
     end to end, which hold no card found): several cards outlined as one, or one card whose
-    picture panels were taken for cards; only naming tells which. ``one_card``: the
-    picture is a photo of one card (see ``find_outlines``)."""
-    found = _find(image, whole=False, one_card=one_card)
+    picture panels were taken for cards; only naming tells which."""
+    found = _find(image, whole=False)
     if blocks is not None:
         blocks.extend(found.blocks)
     return found.cards
@@ -444,53 +441,6 @@ def find_outlines(image: np.ndarray, *, one_card: bool = False) -> Outlines:
     Not on a table's scene, where a large outline is most often a pile's.
     """
     return _find(image, whole=True, one_card=one_card)
-
-
-def find_close_up(image: np.ndarray, *, least: float = 0.15) -> np.ndarray | None:
-    """The card-shaped outline around most of a picture of one card with some background
-    around it (a loosely cropped photo), at least ``least`` of the picture: the largest
-    outline of its edges, small gaps closed (a card's rough or worn edge breaks its outline
-    into pieces), when four sides fitted along it fit it closely (it fills
-    ``CLOSE_UP_FILL`` of them at least); None when there is none. The edges at the
-    picture's own size (never enlarged: that would only soften them; shrunk only when it is
-    larger than ``MAX_WORK_PIXELS``) and, first, at low thresholds (``CLOSE_UP_CANNY``): a
-    light card on a light table differs little from it."""
-    grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=False))
-    h, w = grey.shape[:2]
-    blurred = cv2.GaussianBlur(grey, (5, 5), 0)
-    for lo, hi in CLOSE_UP_CANNY:
-        near = cv2.dilate(cv2.Canny(blurred, lo, hi), _KERNEL)
-        outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not outer:
-            continue
-        outline = max(outer, key=cv2.contourArea)
-        q = _fit_quad(outline)
-        if q is not None:  # its sides along the outline, not from corner to rounded corner
-            q = _fit_sides(outline, q)
-        if (q is not None and cv2.contourArea(q) >= least * h * w
-                and cv2.contourArea(outline) >= CLOSE_UP_FILL * cv2.contourArea(q)
-                and _card_shaped(q, h * w, most=CLOSE_UP_FRAC)):
-            # The outline runs a pixel outside the edge it closed (``_KERNEL``).
-            q = _moved_in(q, 1.0)
-            if q is not None:
-                return _to_picture(q, scale)
-    return None
-
-
-def _moved_in(q: np.ndarray, d: float) -> np.ndarray | None:
-    """The quad with each side moved ``d`` pixels inwards (corners where the moved sides
-    meet); None when two neighbouring sides are parallel."""
-    mid = q.mean(axis=0)
-    lines = []
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        dx, dy = (b - a).tolist()
-        n = np.float32([-dy, dx]) / max(1e-6, math.hypot(dx, dy))
-        if float((mid - a) @ n) < 0:
-            n = -n
-        x, y = (a + d * n).tolist()
-        lines.append((x, y, dx, dy))
-    return _corners(lines)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

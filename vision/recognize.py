@@ -69,8 +69,8 @@ DEFAULT_THRESHOLD = 0.5
 PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
 CUT_MAX_MOVE = 0.12
-# A picture classified whole and not recognised may be a loosely cropped photo: the card in
-# it, taking at least LOOSE_CARD_SHARE of it, is tried.
+# A picture classified whole and not recognised may be a loosely cropped photo: the one card
+# found in it, taking at least LOOSE_CARD_SHARE of it, is tried.
 LOOSE_CARD_SHARE = 0.15
 # A reference is turned half a turn when that brings its thumbnail's correlation with the
 # middle of all references up by more than this (``_same_way_up``).
@@ -466,21 +466,6 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     return card
 
 
-def _loose_crops(picture: np.ndarray) -> list[np.ndarray]:
-    """Where the card of a loosely cropped photo may lie: the card-shaped outline around most
-    of the picture, then the one card found that takes ``LOOSE_CARD_SHARE`` of it at least."""
-    from vision.detect import find_cards, find_close_up, quad_iou
-
-    h, w = picture.shape[:2]
-    around = find_close_up(picture, least=LOOSE_CARD_SHARE)
-    cards = [q for q in find_cards(picture, one_card=True)
-             if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
-    if around is None:
-        return cards if len(cards) == 1 else []
-    # The card found is most often the same as the outline around: once is enough.
-    return [around] + (cards if len(cards) == 1 and quad_iou(cards[0], around) < 0.9 else [])
-
-
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
                   ) -> tuple[dict[str, list[np.ndarray]], list[str]]:
     """``references`` with each photo of a card lying on a background (``_card_on_background``)
@@ -766,10 +751,10 @@ class Recognizer:
         card; when it is unsure, the feature matcher decides, and its card must agree in
         colour with the picture.
 
-        When the picture is not recognised as it is, it may be a loosely cropped photo: a card
-        with some background around it. Then the card is cut out and tried once more: the
-        outline around most of the picture, else the one clearly outlined card in it
-        (``_loose_crops``; ``find_card=False`` skips this).
+        When the picture is not recognised as it is and holds one clearly outlined card with
+        some background around it (a loosely cropped photo), that card is cut out and tried
+        once more (``find_card=False`` skips this). A card filling most of the picture is not
+        looked for: cut out so, cards never enrolled were named as their look-alikes.
         """
         per, fast = self._whole_look(card_bgr)
         if fast.label is not None:
@@ -787,8 +772,13 @@ class Recognizer:
                 per = self._thumb_corr(self._quad_thumb(card_bgr, placed))
         match = self._agreeing(match, per)
         if match.label is None and find_card:
-            for quad in _loose_crops(card_bgr):
-                again = self.classify(warp_quad(card_bgr, quad), find_card=False)
+            from vision.detect import find_cards
+
+            h, w = card_bgr.shape[:2]
+            quads = [q for q in find_cards(card_bgr)
+                     if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
+            if len(quads) == 1:
+                again = self.classify(warp_quad(card_bgr, quads[0]), find_card=False)
                 if again.label is not None:
                     return again
         return match
