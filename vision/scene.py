@@ -90,10 +90,10 @@ def _without_nested(readings: list[Reading]) -> list[Reading]:
     of it) and is far smaller than it (NESTED_SMALLER of its area): the cards of a deck are
     all one size, so it is that card's picture panel, named by its look alone."""
     named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
-    return [r for r in readings if r.label is None or not any(
-        o is not r and cv2.contourArea(r.corners) < NESTED_SMALLER * area
-        and _inter(r.corners, o.corners) >= NESTED_INSIDE * cv2.contourArea(r.corners)
-        for o, area in named)]
+    nested = {id(r) for r, area in named for o, around in named
+              if o is not r and area < NESTED_SMALLER * around
+              and _inter(r.corners, o.corners) >= NESTED_INSIDE * area}
+    return [r for r in readings if id(r) not in nested]
 
 
 def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
