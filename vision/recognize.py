@@ -760,11 +760,11 @@ class Recognizer:
         if fast.label is not None:
             self.fast_named += 1
             return fast
+        h, w = card_bgr.shape[:2]
         match = self._decide(self._votes(card_bgr))
         if match.best is not None and per is not None:
             # The colours where the features place the card: a card turned in the picture,
             # or with table round it, does not fill the picture as a thumbnail.
-            h, w = card_bgr.shape[:2]
             k = max(h, w) / WORK_SIDE
             placed = self._placement(self.labels.index(match.best),
                                      lambda p: p * np.float32(k), px=PLACE_PX * k)
@@ -774,7 +774,6 @@ class Recognizer:
         if match.label is None and find_card:
             from vision.detect import find_cards
 
-            h, w = card_bgr.shape[:2]
             quads = [q for q in find_cards(card_bgr)
                      if cv2.contourArea(q) >= LOOSE_CARD_SHARE * h * w]
             if len(quads) == 1:
