@@ -31,7 +31,9 @@ few only, at a finer size (``FINE_W``). Otherwise the feature matcher above deci
 it always does for a cropped picture (``classify``, ``--whole``) and for references that are
 not card-shaped. A card on a scene that the features name must then also agree in colour
 with that card (``COLOUR_MIN_CORR``): two cards drawn alike in different colours, or a card
-that was never enrolled, stay unknown instead of being taken for each other.
+that was never enrolled, stay unknown instead of being taken for each other. A card with
+look-alikes in the deck (cards that differ in a pip, ``ALIKE_REF_CORR``) is named by its
+features only when they are clearly sure (``ALIKE_MIN_SCORE``): they cannot count pips.
 """
 
 from __future__ import annotations
@@ -112,6 +114,14 @@ FINE_BLUR = 0.7
 FINE_MAX = 4
 FINE_MIN_CORR = 0.985
 FINE_MIN_SIDE = 0.85
+# Cards that differ in a detail only (a pip more, another suit): a reference this close to
+# another card's at the closer look's size (its weighed correlation). Our identities and
+# other illustrated decks stay under 0.6, playing cards of one rank or suit reach 0.9 and over.
+# The features see such a card's pips but not which of them are missing or extra: photos of
+# a card never enrolled were named as their look-alikes at 0.5 to 0.75. Among look-alikes,
+# the features name a card only at ALIKE_MIN_SCORE at least.
+ALIKE_REF_CORR = 0.8
+ALIKE_MIN_SCORE = 0.85
 # A deck whose cards have a panel in the same place (a picture framed on a dark card, an art
 # box): its place is learnt from the references, each panel taking PANEL_SHARE of its card
 # and lying within PANEL_SAME (of the card's size) of the same place on half the cards at
@@ -366,6 +376,13 @@ def _affine_onto(template: np.ndarray, picture: np.ndarray) -> np.ndarray | None
                                     cv2.MOTION_AFFINE, ALIGN_UNTIL, None, 3)[1]
     except cv2.error:
         return None
+
+
+def _look_alikes(fine: np.ndarray, owner: np.ndarray) -> frozenset[int]:
+    """The cards (label indices) with a reference within ALIKE_REF_CORR of another card's at
+    the closer look (``fine``: weighed unit vectors, one row per reference of ``owner``)."""
+    close = (fine @ fine.T >= ALIKE_REF_CORR) & (owner[:, None] != owner[None, :])
+    return frozenset(int(owner[i]) for i in np.flatnonzero(close.any(axis=1)))
 
 
 def _differ_weight(vecs: np.ndarray, owners: np.ndarray, n_labels: int) -> np.ndarray | None:
@@ -633,6 +650,7 @@ class Recognizer:
         card-shaped (the first look compares whole cards, corner to corner)."""
         self._thumbs: np.ndarray | None = None
         self._fine: np.ndarray | None = None
+        self._look_alikes: frozenset[int] = frozenset()
         pics = [(li, portrait(pic)) for li, label in enumerate(self.labels)
                 for pic in references[label]]
         if not all(CARD_SHAPED[0] <= pic.shape[0] / max(1, pic.shape[1]) <= CARD_SHAPED[1]
@@ -662,6 +680,7 @@ class Recognizer:
         self._fine_weight = _differ_weight(fine, self._fine_owner, len(self.labels))
         if self._fine_weight is not None:  # else no closer look: the cards differ nowhere
             self._fine = _unit(fine * self._fine_weight)
+            self._look_alikes = _look_alikes(self._fine, self._fine_owner)
 
     def _weigh(self, vecs: np.ndarray) -> np.ndarray:
         return _unit(np.asarray(vecs, np.float32) * self._thumb_weight)
@@ -763,14 +782,19 @@ class Recognizer:
         h, w = card_bgr.shape[:2]
         match = self._decide(self._votes(card_bgr))
         if match.best is not None and per is not None:
-            # The colours where the features place the card: a card turned in the picture,
-            # or with table round it, does not fill the picture as a thumbnail.
+            # The first look where the features place the card: a card turned in the
+            # picture, or with table round it, does not fill the picture as a thumbnail.
             k = max(h, w) / WORK_SIDE
             placed = self._placement(self.labels.index(match.best),
                                      lambda p: p * np.float32(k), px=PLACE_PX * k)
             if placed is not None and _well_inside(placed, w, h):
-                per = self._thumb_corr(self._quad_thumb(card_bgr, placed))
-        match = self._agreeing(match, per)
+                per, look = self._first_look(card_bgr, placed)
+                if look.label is not None:  # named surely there, by its look: it decides
+                    if look.label != match.best:
+                        return Match(None, 0.0, match.best)
+                    agreed = self._agreeing(match, per)
+                    return replace(look, score=max(look.score, agreed.score))
+        match = self._unless_alike(self._agreeing(match, per))
         if match.label is None and find_card:
             from vision.detect import find_cards
 
@@ -820,6 +844,7 @@ class Recognizer:
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
         size = (round(side * CROP_W / CROP_H), side)
         match = self._agreeing(self._decide(self._votes(warp_quad(image, c, size), side)), per)
+        match = self._unless_alike(match)
         if match.label is None:
             return match
         # The matches' positions back in the picture (they are at WORK_SIDE in the crop), and
@@ -847,6 +872,14 @@ class Recognizer:
         (rw, rh) = matched[2]
         ref = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
         return (ref @ fit[:, :2].T + fit[:, 2]).astype(np.float32)
+
+    def _unless_alike(self, match: Match) -> Match:
+        """The features' ``match``, or unknown when its card has look-alikes in the deck
+        (ALIKE_REF_CORR) and the features are not sure enough to tell it from them."""
+        if (match.label is None or match.score >= ALIKE_MIN_SCORE
+                or self.labels.index(match.label) not in self._look_alikes):
+            return match
+        return Match(None, match.score, match.best)
 
     def _agreeing(self, match: Match, per: np.ndarray | None) -> Match:
         """The feature matcher's ``match``, unless its card disagrees in colour with the
