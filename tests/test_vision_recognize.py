@@ -844,8 +844,9 @@ def test_a_card_never_enrolled_is_not_named_as_its_look_alike_by_its_features():
     rec = Recognizer({k: [v] for k, v in deck.items() if k != "4c"})
     for seed in range(61110 + 97 * 12, 61110 + 97 * 12 + 3):
         image, corners = _photo(deck, "4c", seed)
-        assert rec.classify(warp_quad(image, corners, (275, 385))).label is None, seed
-        assert rec.classify_quad(image, corners).label is None, seed
+        for m in (rec.classify(warp_quad(image, corners, (275, 385))),
+                  rec.classify_quad(image, corners)):
+            assert m.label is None and m.score < rec.threshold, (seed, m)  # unsure, all told
 
 
 def test_a_loosely_cropped_photo_of_a_card_alike_others_is_looked_at_where_it_lies(alike):

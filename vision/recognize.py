@@ -28,12 +28,13 @@ card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clea
 than any other card (``FAST_MIN_MARGIN``). When it correlates well but not clearly better
 than some others (cards alike, as playing cards are), a closer look compares it with those
 few only, at a finer size (``FINE_W``). Otherwise the feature matcher above decides, as
-it always does for a cropped picture (``classify``, ``--whole``) and for references that are
-not card-shaped. A card on a scene that the features name must then also agree in colour
-with that card (``COLOUR_MIN_CORR``): two cards drawn alike in different colours, or a card
-that was never enrolled, stay unknown instead of being taken for each other. A card with
-look-alikes in the deck (cards that differ in a pip, ``ALIKE_REF_CORR``) is named by its
-features only when they are clearly sure (``ALIKE_MIN_SCORE``): they cannot count pips.
+it always does for references that are not card-shaped. A picture read whole
+(``classify``, ``--whole``) gets the same looks, the whole picture taken for the card. A
+card that the features name must then also agree in colour with that card
+(``COLOUR_MIN_CORR``): two cards drawn alike in different colours, or a card that was never
+enrolled, stay unknown instead of being taken for each other. A card with look-alikes in
+the deck (cards that differ in a pip, ``ALIKE_REF_CORR``) is named by its features only when
+they are clearly sure (``ALIKE_MIN_SCORE``): they cannot count pips.
 """
 
 from __future__ import annotations
@@ -115,8 +116,10 @@ FINE_MAX = 4
 FINE_MIN_CORR = 0.985
 FINE_MIN_SIDE = 0.85
 # Cards that differ in a detail only (a pip more, another suit): a reference this close to
-# another card's at the closer look's size (its weighed correlation). Our identities and
-# other illustrated decks stay under 0.6, playing cards of one rank or suit reach 0.9 and over.
+# another card's at the closer look's size, weighed by where the deck's cards differ or not
+# (in a few cards alike the weighing spreads them apart). Our identities and other
+# illustrated decks stay under 0.75 either way; playing cards of one suit or rank in a whole
+# deck reach 0.9 and over.
 # The features see such a card's pips but not which of them are missing or extra: photos of
 # a card never enrolled were named as their look-alikes at 0.5 to 0.75. Among look-alikes,
 # the features name a card only at ALIKE_MIN_SCORE at least.
@@ -380,7 +383,7 @@ def _affine_onto(template: np.ndarray, picture: np.ndarray) -> np.ndarray | None
 
 def _look_alikes(fine: np.ndarray, owner: np.ndarray) -> frozenset[int]:
     """The cards (label indices) with a reference within ALIKE_REF_CORR of another card's at
-    the closer look (``fine``: weighed unit vectors, one row per reference of ``owner``)."""
+    the closer look (``fine``: unit vectors, one row per reference of ``owner``)."""
     close = (fine @ fine.T >= ALIKE_REF_CORR) & (owner[:, None] != owner[None, :])
     return frozenset(int(owner[i]) for i in np.flatnonzero(close.any(axis=1)))
 
@@ -680,7 +683,8 @@ class Recognizer:
         self._fine_weight = _differ_weight(fine, self._fine_owner, len(self.labels))
         if self._fine_weight is not None:  # else no closer look: the cards differ nowhere
             self._fine = _unit(fine * self._fine_weight)
-            self._look_alikes = _look_alikes(self._fine, self._fine_owner)
+            self._look_alikes = (_look_alikes(self._fine, self._fine_owner)
+                                 | _look_alikes(fine, self._fine_owner))
 
     def _weigh(self, vecs: np.ndarray) -> np.ndarray:
         return _unit(np.asarray(vecs, np.float32) * self._thumb_weight)
@@ -768,7 +772,9 @@ class Recognizer:
 
         The first look (thumbnails, see ``classify_quad``) takes the whole picture for the
         card; when it is unsure, the feature matcher decides, and its card must agree in
-        colour with the picture.
+        colour with the picture (``_agreeing``). Where the features place the card well
+        inside the picture (turned, or with table round it), the first look is taken again
+        there, and decides when it is sure.
 
         When the picture is not recognised as it is and holds one clearly outlined card with
         some background around it (a loosely cropped photo), that card is cut out and tried
@@ -789,12 +795,11 @@ class Recognizer:
                                      lambda p: p * np.float32(k), px=PLACE_PX * k)
             if placed is not None and _well_inside(placed, w, h):
                 per, look = self._first_look(card_bgr, placed)
-                if look.label is not None:  # named surely there, by its look: it decides
-                    if look.label != match.best:
-                        return Match(None, 0.0, match.best)
-                    agreed = self._agreeing(match, per)
-                    return replace(look, score=max(look.score, agreed.score))
-        match = self._unless_alike(self._agreeing(match, per))
+                if look.label == match.best:  # named surely there, by its look: it decides
+                    return replace(look, score=max(look.score, self._agreeing(match, per).score))
+                if look.label is not None:  # the look names another card there
+                    match = Match(None, 0.0, match.best)
+        match = self._agreeing(match, per)
         if match.label is None and find_card:
             from vision.detect import find_cards
 
@@ -844,7 +849,6 @@ class Recognizer:
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
         size = (round(side * CROP_W / CROP_H), side)
         match = self._agreeing(self._decide(self._votes(warp_quad(image, c, size), side)), per)
-        match = self._unless_alike(match)
         if match.label is None:
             return match
         # The matches' positions back in the picture (they are at WORK_SIDE in the crop), and
@@ -873,23 +877,22 @@ class Recognizer:
         ref = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
         return (ref @ fit[:, :2].T + fit[:, 2]).astype(np.float32)
 
-    def _unless_alike(self, match: Match) -> Match:
-        """The features' ``match``, or unknown when its card has look-alikes in the deck
-        (ALIKE_REF_CORR) and the features are not sure enough to tell it from them."""
-        if (match.label is None or match.score >= ALIKE_MIN_SCORE
-                or self.labels.index(match.label) not in self._look_alikes):
-            return match
-        return Match(None, match.score, match.best)
-
     def _agreeing(self, match: Match, per: np.ndarray | None) -> Match:
         """The feature matcher's ``match``, unless its card disagrees in colour with the
-        thumbnail's correlations by label (``per``; None: no thumbnails to ask)."""
+        thumbnail's correlations by label (``per``; None: no thumbnails to ask), or has
+        look-alikes in the deck (ALIKE_REF_CORR) and the features are not sure enough
+        (ALIKE_MIN_SCORE) to tell it from them."""
         if match.best is None or per is None:
             return match
-        # The colours must agree with the features: the weakest evidence counts, 0.5 at the
-        # bare minimum as for the others.
-        corr = per[self.labels.index(match.best)]
-        score = round(min(match.score, max(0.0, 0.5 * corr / COLOUR_MIN_CORR)), 4)
+        # Each piece of evidence counts, the weakest deciding, 0.5 at its bare minimum as for
+        # the others: the colours must agree with the features, and among look-alikes the
+        # features must be sure.
+        li = self.labels.index(match.best)
+        score = min(match.score, max(0.0, 0.5 * per[li] / COLOUR_MIN_CORR))
+        if li in self._look_alikes:
+            sure = 0.5 + (match.score - ALIKE_MIN_SCORE) / (2 - 2 * ALIKE_MIN_SCORE)
+            score = max(0.0, min(score, sure))
+        score = round(float(score), 4)
         return Match(match.best if score >= self.threshold else None, score, match.best)
 
     def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
