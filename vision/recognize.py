@@ -797,8 +797,8 @@ class Recognizer:
                 per, look = self._first_look(card_bgr, placed)
                 if look.label == match.best:  # named surely there, by its look: it decides
                     return replace(look, score=max(look.score, self._agreeing(match, per).score))
-                if look.label is not None:  # the look names another card there
-                    match = Match(None, 0.0, match.best)
+                if look.label is not None:  # the look names another card there: neither
+                    match = Match(None, 0.0)
         match = self._agreeing(match, per)
         if match.label is None and find_card:
             from vision.detect import find_cards
