@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import cv2
+import pytest
 
 from companion.cli import main
 from vision import synthetic as S
@@ -52,6 +53,18 @@ def test_missing_reference_folder(tmp_path, capsys):
     rc = main(["recognize", "--refs", str(tmp_path / "nope"), str(tmp_path / "x.png")])
     assert rc == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("threshold", ["0", "-0.2", "1.5", "nan"])
+def test_a_threshold_out_of_range_is_refused(tmp_path, capsys, threshold):
+    """At 0 or below every best guess would be named, above 1 no card ever: refused, with
+    the value echoed, before any picture given is read."""
+    path = tmp_path / "cook.png"
+    cv2.imwrite(str(path), cv2.imread(str(CARDS / "cook.png")))
+    rc = main(["recognize", "--refs", str(CARDS), "--threshold", threshold, str(path)])
+    captured = capsys.readouterr()
+    assert rc == 2 and captured.out == ""
+    assert f"threshold {float(threshold)!r}" in captured.err and "at most 1" in captured.err
 
 
 def test_references_photographed_on_a_table(tmp_path, capsys):

@@ -32,12 +32,12 @@ def _add_recognize(sub) -> None:
 
 
 def cmd_recognize(args) -> int:
-    from vision.recognize import EnrolmentError, Recognizer, picture_corners
+    from vision.recognize import Recognizer, picture_corners
 
     options = {} if args.threshold is None else {"threshold": args.threshold}
     try:
         rec = Recognizer.from_dir(args.refs, **options)
-    except EnrolmentError as exc:
+    except ValueError as exc:  # EnrolmentError, or a threshold out of range
         print(f"companion recognize: {exc}", file=sys.stderr)
         return 2
     for label in rec.left_whole:

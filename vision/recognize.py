@@ -582,7 +582,12 @@ class Recognizer:
                  threshold: float = DEFAULT_THRESHOLD, min_inliers: int = MIN_INLIERS,
                  cut_out: bool = True) -> None:
         """``cut_out``: cut photos of a card on a table down to the card (``cards_cut_out``);
-        False for references already through it."""
+        False for references already through it. A ``threshold`` outside (0, 1] is a
+        ValueError: at 0 every best guess would be named, above 1 no card ever."""
+        if not 0.0 < float(threshold) <= 1.0:  # NaN too
+            raise ValueError(f"threshold {threshold!r}: the lowest score at which a card is "
+                             f"named must be above 0 and at most 1 ({DEFAULT_THRESHOLD} by "
+                             f"default)")
         if not references:
             raise EnrolmentError("no reference pictures: enrol at least one card")
         # Labels with a picture used whole among photos cut down to the card (see
