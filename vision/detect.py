@@ -263,9 +263,9 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = Tr
     """Push each side outwards onto the outermost straight edge within ``reach`` pixels.
 
     ``near`` is the edges grown by a pixel each way (``_KERNEL``): the outermost line on it
-    runs a pixel outside the edge itself, and a side found there is moved back onto the edge
-    (a card cut a pixel wide all round takes a sliver of table, 4 % of a small card's area),
-    unless ``on_edge`` is False.
+    runs about a pixel outside the edge itself (more for a side at a slant), and a side found
+    there is moved back a pixel (a card cut a pixel wide all round takes a sliver of table,
+    4 % of a small card's area), unless ``on_edge`` is False.
 
     A candidate found from a region inside a card (between the card's edge and its inner
     frame) lands on the card's true outline this way; a candidate already on the outline
@@ -293,7 +293,9 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = Tr
     outermost = sup.shape[1] - 1 - np.argmax((sup >= 0.9 * top[:, None])[:, ::-1], axis=1)
     k = np.where(top >= 0.6, outermost, _ZERO)
     support = sup[_SIDES, k]
-    moved = np.where(top >= 0.6, offsets[k] - _GROWN if on_edge else offsets[k], offsets[k])
+    # Back onto the edge (a side on the last line looked at too: measured, leaving those
+    # there lost cards the benchmark found).
+    moved = offsets[k] - np.where((top >= 0.6) & on_edge, _GROWN, np.float32(0))
     starts = (p + moved[:, None] * nrm).tolist()
     out = _corners([(x, y, ex, ey) for (x, y), (ex, ey) in zip(starts, d.tolist(), strict=True)])
     if out is None:
@@ -603,7 +605,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
         found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
     if squares and cands:
-        cands = _enclosed(cands, squares, near, img_area)
+        cands = _enclosed(cands, squares, near, img_area, on_edge=not one_card)
     cards = _resolve(cands, blocks)
     out.cards.extend(cards)
     if not whole:
@@ -621,12 +623,13 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
 
 
 def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarray,
-              img_area: float) -> list[np.ndarray]:
+              img_area: float, *, on_edge: bool = True) -> list[np.ndarray]:
     """Each candidate that is the picture panel of a card seen so slanted that the card looks
     square (too square to be taken for one, while its panel still looks card-shaped) replaced
     by the card's outline: a square outline along edges all round, holding the candidate in its
     middle at a share of its area a panel has (``ENCLOSED``) with a border on three sides
-    at least (``ENCLOSED_BORDER``), every side of the candidate along one of its own."""
+    at least (``ENCLOSED_BORDER``), every side of the candidate along one of its own.
+    ``on_edge``: as for ``_refine``."""
     out = []
     around = [(f, cv2.contourArea(f), _centre(f)) for f in squares]
     for q in cands:
@@ -636,7 +639,7 @@ def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarr
             if not (ENCLOSED[0] * fa <= area <= ENCLOSED[1] * fa
                     and _dist(centre, f_centre) <= 0.15 * math.sqrt(fa)):
                 continue
-            f, s = _refine(f, near, REACH * _short_side(f))
+            f, s = _refine(f, near, REACH * _short_side(f), on_edge=on_edge)
             if (_supported(s) and _card_shaped(f, img_area, (1.0, MIN_ASPECT))
                     and _inter(q, f) >= 0.95 * area and _parallel(q, f)
                     and sorted(_insets(q, f))[1] >= ENCLOSED_BORDER * math.sqrt(fa)):
@@ -806,9 +809,10 @@ def on_outline(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, list[fl
         return None
     grey, scale, at, inside, _ = part
     near = cv2.dilate(_edges(grey), _KERNEL)
-    # Just outside the edge, as before: a place tried around a picture panel is taken when
-    # the first look names it, and one tighter place, turned a quarter around our cards'
-    # nearly square panel, was named so.
+    # Just outside the edge, as before, for every place pushed here (around a picture panel,
+    # on a pile's corner, where the features place a card, in a read or on the live table):
+    # a place tried around a panel is taken when the first look names it, and one tighter
+    # place, turned a quarter around our cards' nearly square panel, was named so.
     pushed, support = _refine(inside, near, REACH * _short_side(inside), on_edge=False)
     return _to_picture(pushed, scale) + at, support.tolist()
 
