@@ -73,6 +73,18 @@ def test_outlines_found_lie_on_the_cards_edges(deck, which):
     assert abs(float(np.median(offsets))) <= 0.4, np.percentile(offsets, [25, 50, 75])
 
 
+@pytest.mark.parametrize("margin", [0.15, 0.2])
+def test_cards_on_a_mat_seen_whole_from_further_away_are_found(deck, margin):
+    """From further away (a camera mounted high), the whole mat takes under half the picture
+    and is card-shaped: it was taken for a card, and the cards on it for its inner frame
+    (none found, as when enrolling from the whole frame). A card-shaped outline holding a card
+    under a tenth of its size is what the cards lie on."""
+    for seed in range(4):
+        sc = S.mat_scene(deck, {"a": "ghost", "b": "vampire"}, margin=margin, rng=seed)
+        hits, total, false = _found(sc, find_cards(sc.image))
+        assert (hits, false) == (total, 0), (seed, hits, false)
+
+
 @pytest.mark.parametrize("mat", S.MAT_KINDS)
 def test_every_mat_kind(deck, mat):
     sc = S.random_scene(deck, 11, mat=mat, n_cards=2, arrangement="spread", hand=False,

@@ -31,6 +31,10 @@ MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
 BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
+# A card-shaped outline holding a card found that takes under this share of its area is what
+# the cards lie on (our mat seen whole: about 0.05; a pile's piece or a panel inside a card
+# found on the table: 0.17 and over).
+SURFACE_SHARE = 0.1
 OUTLINE_TOL = 0.03  # a card's corner on a block's outline: this near, of its short side
 PANEL_CENTRED = 0.04  # a card's picture panel: its middle this near the card's midline
 REACH = 0.06  # how far a side may move outwards onto the card's outline, of the short side
@@ -857,6 +861,14 @@ def _resolve(quads: list[np.ndarray], blocks: list[np.ndarray] | None = None
                 if blocks is not None:
                     blocks.append(quads[i])
                 break
+    # What cards lie on (a mat or a tray seen whole, from further away) can be card-shaped
+    # too, and holds cards far smaller than itself (under SURFACE_SHARE of its area): it is
+    # no card, and they are not its inner frame.
+    for i in range(n):
+        if not drop[i] and any(j != i and areas[j] < SURFACE_SHARE * areas[i]
+                               and _inter(quads[i], quads[j]) >= 0.85 * areas[j]
+                               for j in range(n)):
+            drop[i] = True
     # Duplicates: keep the larger of two that mostly coincide (outer edge over inner frame).
     order = sorted(range(n), key=lambda k: -areas[k])
     kept: list[int] = []
