@@ -77,12 +77,22 @@ def test_outlines_found_lie_on_the_cards_edges(deck, which):
 def test_cards_on_a_mat_seen_whole_from_further_away_are_found(deck, margin):
     """From further away (a camera mounted high), the whole mat takes under half the picture
     and is card-shaped: it was taken for a card, and the cards on it for its inner frame
-    (none found, as when enrolling from the whole frame). A card-shaped outline holding a card
-    under a tenth of its size is what the cards lie on."""
+    (none found, as when enrolling from the whole frame). The mat's markers lie inside it."""
     for seed in range(4):
         sc = S.mat_scene(deck, {"a": "ghost", "b": "vampire"}, margin=margin, rng=seed)
         hits, total, false = _found(sc, find_cards(sc.image))
         assert (hits, false) == (total, 0), (seed, hits, false)
+
+
+@pytest.mark.parametrize("card_px", [200, 260, 290])
+def test_a_card_whose_art_holds_a_small_card_shaped_spot_is_found_in_its_photo(deck, card_px):
+    """The cleaner's broom head is card-shaped, under a tenth of the card: the card holding it
+    is no mat (no markers inside), and its photo is cut down to the card."""
+    from vision.recognize import cards_cut_out
+
+    refs = {label: [S.table_photo(label, pic, 3000 + j, card_px=card_px)]
+            for j, (label, pic) in enumerate(sorted(deck.items()))}
+    assert cards_cut_out(refs)[1] == []  # no photo left whole
 
 
 @pytest.mark.parametrize("mat", S.MAT_KINDS)

@@ -31,9 +31,8 @@ MIN_SIDE_SUPPORT = 0.35  # fraction of each side running along an edge
 MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
 BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
-# A card-shaped outline holding a card found that takes under this share of its area is what
-# the cards lie on (our mat seen whole: about 0.05; a pile's piece or a panel inside a card
-# found on the table: 0.17 and over).
+# The whole mat seen from further away holds cards under this share of its area (about 0.05);
+# so can a card hold a card-shaped spot of its art (0.04 to 0.06 measured): see _without_mat.
 SURFACE_SHARE = 0.1
 OUTLINE_TOL = 0.03  # a card's corner on a block's outline: this near, of its short side
 PANEL_CENTRED = 0.04  # a card's picture panel: its middle this near the card's midline
@@ -610,7 +609,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
         kept.append(q.reshape(-1, 1, 2))
     if squares and cands:
         cands = _enclosed(cands, squares, near, img_area, on_edge=not one_card)
-    cards = _resolve(cands, blocks)
+    cards = _resolve(_without_mat(cands, grey), blocks)
     out.cards.extend(cards)
     if not whole:
         return out
@@ -624,6 +623,28 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
         out.parts.extend(_cut(grey, near, outline, inside, img_area))
         out.at_corners.extend(_at_corners(outline, img_area))
     return out
+
+
+def _without_mat(cands: list[np.ndarray], grey: np.ndarray) -> list[np.ndarray]:
+    """``cands`` but the mat seen whole. From further away (a camera mounted high) the whole
+    mat takes under half the picture and its outline is card-shaped: taken for a card, it
+    would hide the cards on it as its inner frame (``_resolve``). An outline holding a
+    candidate under ``SURFACE_SHARE`` of its area is the mat when two of the mat's markers
+    at least lie inside it (a card's art can hold so small a card-shaped spot: the markers
+    tell them apart, and are only looked for then)."""
+    areas = [_poly_area(q) for q in cands]
+    holding = [i for i, q in enumerate(cands)
+               if any(j != i and areas[j] < SURFACE_SHARE * areas[i]
+                      and _inter(q, cands[j]) >= 0.85 * areas[j] for j in range(len(cands)))]
+    if not holding:
+        return cands
+    from vision.mat import detect_markers
+
+    middles = [tuple(map(float, m.mean(axis=0))) for m in detect_markers(grey).values()]
+    mats = {i for i in holding
+            if sum(cv2.pointPolygonTest(cands[i].reshape(-1, 1, 2), p, False) > 0
+                   for p in middles) >= 2}
+    return [q for i, q in enumerate(cands) if i not in mats]
 
 
 def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarray,
@@ -861,14 +882,6 @@ def _resolve(quads: list[np.ndarray], blocks: list[np.ndarray] | None = None
                 if blocks is not None:
                     blocks.append(quads[i])
                 break
-    # What cards lie on (a mat or a tray seen whole, from further away) can be card-shaped
-    # too, and holds cards far smaller than itself (under SURFACE_SHARE of its area): it is
-    # no card, and they are not its inner frame.
-    for i in range(n):
-        if not drop[i] and any(j != i and areas[j] < SURFACE_SHARE * areas[i]
-                               and _inter(quads[i], quads[j]) >= 0.85 * areas[j]
-                               for j in range(n)):
-            drop[i] = True
     # Duplicates: keep the larger of two that mostly coincide (outer edge over inner frame).
     order = sorted(range(n), key=lambda k: -areas[k])
     kept: list[int] = []
