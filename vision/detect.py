@@ -32,7 +32,7 @@ MIN_MEAN_SUPPORT = 0.7
 MAX_CORNER_DEVIATION = 40.0  # degrees away from a right angle
 BLOCK_MIN, BLOCK_MAX = 0.2, 0.85  # a card inside a block, as a share of the block's area
 # The whole mat seen from further away holds cards under this share of its area (about 0.05);
-# so can a card hold a card-shaped spot of its art (0.04 to 0.06 measured): see _without_mat.
+# so can a card hold a card-shaped spot of its art (0.03 to 0.06 measured): see _without_mat.
 SURFACE_SHARE = 0.1
 OUTLINE_TOL = 0.03  # a card's corner on a block's outline: this near, of its short side
 PANEL_CENTRED = 0.04  # a card's picture panel: its middle this near the card's midline
