@@ -48,6 +48,9 @@ AROUND_IOU = 0.7
 # area, is no card (see _without_nested).
 NESTED_INSIDE = 0.9
 NESTED_SMALLER = 0.6
+# A piece named (a half, a part) under UNDERSIZED of the middle area of the other cards named
+# (two at least) is no card (see _without_undersized).
+UNDERSIZED = 0.5
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -67,22 +70,42 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     """
     cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
     out = []
+    pieces: list[Reading] = []  # halves and parts named by their look alone
     for corners in cards:
         reading = _where_named(image, rec.classify_quad(image, corners), corners, panels)
         inside = _inside_named(rec, image, corners, cards) if reading.label is None else []
         out.extend(inside or [reading])
+        pieces.extend(inside)
     for block in blocks:
         named = _named(rec, image, halves(block), block, cards)
         out = out + named if named else _as_one(rec, image, block, out, rec.glance_quad)[0]
+        pieces.extend(named)
     # A part lying on a card read already (whole or as a half) is that card.
-    out.extend(_named(rec, image, parts, None, [r.corners for r in out]))
+    named = _named(rec, image, parts, None, [r.corners for r in out])
+    out.extend(named)
+    pieces.extend(named)
     out = _around_panels(rec, image, panels, out)
     out = _at_corners(rec, image, at_corners, out)
     for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
         out, named = _as_one(rec, image, quad, out, rec.classify_quad)
         if named:
             break  # one card photographed from close by
-    return _without_nested(out)
+    return _without_undersized(_without_nested(out), pieces)
+
+
+def _without_undersized(readings: list[Reading], pieces: Sequence[Reading]) -> list[Reading]:
+    """``readings`` but for each of the ``pieces`` named (halves of an outline, parts cut
+    along seams, named by their look alone) far smaller than the other cards named (under
+    UNDERSIZED of the middle of their areas, with two others at least): the cards of a deck
+    are all one size, so it is a piece of one card (half of the picture panel of a dark card
+    whose own outline did not show, named as another card at 0.51)."""
+    named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+    if len(named) < 3:
+        return readings
+    ids = {id(p) for p in pieces}
+    small = {id(r) for r, area in named if id(r) in ids
+             and area < UNDERSIZED * float(np.median([a for o, a in named if o is not r]))}
+    return [r for r in readings if id(r) not in small]
 
 
 def _without_nested(readings: list[Reading]) -> list[Reading]:
