@@ -180,3 +180,7 @@ def test_only_pieces_far_smaller_than_the_other_cards_named_go():
     assert _without_undersized([*cards, unknown], [unknown]) == [*cards, unknown]
     same = Reading("butler", 0.6, CARD + np.float32([160, 0]))
     assert _without_undersized([*cards, same], [same]) == [*cards, same]
+    # One card far larger (photographed close by) does not count alone.
+    close = Reading("vampire", 0.9, CARD * np.float32(3))
+    half = Reading("butler", 0.6, CARD * np.float32([0.5, 1]) + np.float32([200, 0]))
+    assert _without_undersized([cards[0], close, half], [half]) == [cards[0], close, half]

@@ -48,9 +48,9 @@ AROUND_IOU = 0.7
 # area, is no card (see _without_nested).
 NESTED_INSIDE = 0.9
 NESTED_SMALLER = 0.6
-# A piece named (a half, a part) under UNDERSIZED of the middle area of the other cards named
-# (two at least) is no card (see _without_undersized).
-UNDERSIZED = 0.5
+# A piece named (a half, a part) under UNDERSIZED of the area of two other cards named at
+# least is no card (see _without_undersized).
+UNDERSIZED = 0.4
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -95,16 +95,15 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
 
 def _without_undersized(readings: list[Reading], pieces: Sequence[Reading]) -> list[Reading]:
     """``readings`` but for each of the ``pieces`` named (halves of an outline, parts cut
-    along seams, named by their look alone) far smaller than the other cards named (under
-    UNDERSIZED of the middle of their areas, with two others at least): the cards of a deck
-    are all one size, so it is a piece of one card (half of the picture panel of a dark card
-    whose own outline did not show, named as another card at 0.51)."""
+    along seams, named by their look alone) far smaller than two other cards named at least
+    (under UNDERSIZED of each one's area: one card photographed close by, or nearer the
+    camera, does not count alone): the cards of a deck are all one size, so it is a piece of
+    one card (half of the picture panel of a dark card whose own outline did not show, named
+    as another card at 0.51)."""
     named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
-    if len(named) < 3:
-        return readings
     ids = {id(p) for p in pieces}
     small = {id(r) for r, area in named if id(r) in ids
-             and area < UNDERSIZED * float(np.median([a for o, a in named if o is not r]))}
+             and sum(area < UNDERSIZED * a for o, a in named if o is not r) >= 2}
     return [r for r in readings if id(r) not in small]
 
 
