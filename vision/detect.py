@@ -508,6 +508,10 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
     out = Outlines([], [], [], [], [], [])
     blocks = out.blocks
     h, w = grey.shape[:2]
+    # A reference photo is cut along the line just outside its card's edge: measured on four
+    # sets of photos, cut on the edge, dark-bordered cards enrolled so were named less often
+    # (65 -> 48 % of spread cards on one set).
+    on_edge = not one_card
     edges = _edges(grey)
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
@@ -579,17 +583,14 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
             fitted = _fit_sides(c, q)
             q = q if fitted is None else fitted
         rough = q
-        # A reference photo is cut along the line just outside its card's edge: measured on
-        # four sets of photos, cut on the edge, dark-bordered cards enrolled so were named
-        # less often (65 -> 48 % of spread cards on one set).
-        q, s = _refine(q, near, REACH * _short_side(q), on_edge=not one_card)
+        q, s = _refine(q, near, REACH * _short_side(q), on_edge=on_edge)
         large_card = one_card and area >= LARGE_CARD_FRAC * img_area
         if large_card and _card_shaped(q, img_area) and not _supported(s):
             # A large card's round corners can leave the four corners kept askew, and its
             # sides then off the edges: fitted along the outline, they may run on them.
             fitted = _fit_sides(c, rough)
             if fitted is not None:
-                q2, s2 = _refine(fitted, near, REACH * _short_side(fitted), on_edge=False)
+                q2, s2 = _refine(fitted, near, REACH * _short_side(fitted), on_edge=on_edge)
                 if _supported(s2):
                     q, s = q2, s2
         if not _card_shaped(q, img_area):
@@ -608,7 +609,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
         found.append((*_centre(q), cv2.contourArea(q)))
         kept.append(q.reshape(-1, 1, 2))
     if squares and cands:
-        cands = _enclosed(cands, squares, near, img_area, on_edge=not one_card)
+        cands = _enclosed(cands, squares, near, img_area, on_edge=on_edge)
     cards = _resolve(_without_mat(cands, grey), blocks)
     out.cards.extend(cards)
     if not whole:
