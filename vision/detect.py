@@ -53,6 +53,12 @@ MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
 # pile lies on two or three of the sides of the pile's outline, which may look square too.
 ENCLOSED = (0.35, 0.85)
 ENCLOSED_BORDER = 0.03
+# Edges on more than BUSY_EDGES of the picture are a cloth's grain, not cards' outlines (on
+# synthetic scenes of every mat kind and deck, at most 0.085): the edge thresholds are raised
+# BUSY_RAISE times, up to BUSY_TRIES times, until they are fewer.
+BUSY_EDGES = 0.12
+BUSY_RAISE = 1.6
+BUSY_TRIES = 3
 # A seam between light cards touching: a line at most this many pixels wide, darker than
 # both its sides by this many grey levels.
 SEAM_WIDTH = 7
@@ -104,12 +110,23 @@ def _short_side(q: np.ndarray) -> float:
     return min(_dist(a, b), _dist(b, c))
 
 
-def _edges(grey: np.ndarray) -> np.ndarray:
+def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
+    """Canny's edges, thresholds set by the picture's middle grey. ``around_card``: the picture
+    is a part around one card, mostly its own art, whose edges may be many (see BUSY_EDGES)."""
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
     med = float(np.median(blurred[::8, ::8]))  # the picture's middle grey, from a sample
     lo = max(10.0, min(40.0, 0.4 * med))
     hi = max(30.0, min(110.0, 1.0 * med))
-    return cv2.Canny(blurred, lo, hi)
+    edges = cv2.Canny(blurred, lo, hi)
+    # A textured cloth made busier (a camera's sharpening, a dark picture's low thresholds)
+    # can be edges all over: every outline then runs along edges. Its grain is fainter than
+    # a card's edge: ask for stronger edges until they are few enough.
+    for _ in range(0 if around_card else BUSY_TRIES):
+        if cv2.countNonZero(edges) <= BUSY_EDGES * edges.size:
+            break
+        lo, hi = BUSY_RAISE * lo, BUSY_RAISE * hi
+        edges = cv2.Canny(blurred, lo, hi)
+    return edges
 
 
 def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
@@ -834,7 +851,7 @@ def on_outline(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, list[fl
     if part is None:
         return None
     grey, scale, at, inside, _ = part
-    near = cv2.dilate(_edges(grey), _KERNEL)
+    near = cv2.dilate(_edges(grey, around_card=True), _KERNEL)
     # Just outside the edge, as before, for every place pushed here (around a picture panel,
     # on a pile's corner, where the features place a card, in a read or on the live table):
     # a place tried around a panel is taken when the first look names it, and one tighter
