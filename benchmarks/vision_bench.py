@@ -58,7 +58,8 @@ def score_frame(truth, found, labels=None):
     A fully visible card is found when a detection overlaps it with IoU >= HIT_IOU. A
     detection is a false alarm when it lies mostly (over half its area) on no card at all; one
     that lies on a partly hidden card without its true outline is a partial outline. Any named
-    detection whose name differs from the card it lies on is a misread.
+    detection whose name differs from the card it lies on is a misread: the card showing over
+    most of it (``truth`` comes bottom card first), not one hidden under that.
     """
     visible = [c for c in truth if c.fully_visible]
     hit = unk = 0
@@ -80,6 +81,7 @@ def score_frame(truth, found, labels=None):
         if card is None or share < 0.5:
             fa += 1
             continue
+        card = _showing(truth, q)
         if quad_iou(card.corners, q) < FALSE_IOU:
             partial += 1
         if labels is not None and labels[k] is not None and labels[k] != card.label:
@@ -90,6 +92,21 @@ def score_frame(truth, found, labels=None):
 def _inter(a, b):
     v, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
     return float(v)
+
+
+def _showing(truth, q):
+    """The card whose visible part covers most of detection ``q``: the cards drawn in their
+    order (the last on top) over the detection's box, their pixels counted inside it."""
+    q = np.float32(q).reshape(4, 2)
+    x0, y0 = np.floor(q.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+    owner = np.full((y1 - y0, x1 - x0), -1, np.int32)
+    for k, c in enumerate(truth):
+        cv2.fillConvexPoly(owner, np.int32(np.round(c.corners - (x0, y0))), k)
+    inside = np.zeros(owner.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.int32(np.round(q - (x0, y0))), 1)
+    counts = np.bincount(owner[inside > 0] + 1, minlength=len(truth) + 1)[1:]
+    return truth[int(np.argmax(counts))]
 
 
 def bench_scenes(deck, rec, n: int, seed: int, runs: int) -> None:
