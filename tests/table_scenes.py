@@ -44,7 +44,8 @@ class ColourRecognizer:
 class Table:
     """A tilted camera's view of the mat, with cards drawn in mat millimetres."""
 
-    def __init__(self):
+    def __init__(self, *, noise: float = 2.0):
+        self.noise = noise  # the camera's sensor noise, grey levels
         mat = render_mat(PPM)
         h, w = mat.shape[:2]
         quad = np.float32([(60, 50), (600, 30), (630, 450), (20, 430)])
@@ -64,7 +65,7 @@ class Table:
             cv2.fillConvexPoly(image, quad.astype(np.int32), CARD_COLOURS[label], cv2.LINE_AA)
         if hand is not None:
             cv2.ellipse(image, hand, hand_size, 30, 0, 360, (120, 150, 200), -1)
-        noise = self.rng.normal(0, 2.0, image.shape)
+        noise = self.rng.normal(0, self.noise, image.shape)
         self.t += 1 / 15
         return Frame(np.clip(image + noise, 0, 255).astype(np.uint8), self.t)
 

@@ -234,6 +234,19 @@ def test_a_frame_in_which_nothing_moved_skips_recognition():
     assert rec.calls == 2 and tracker.examined == 2
 
 
+def test_a_still_picture_from_a_camera_at_high_gain_is_not_examined_again():
+    """A camera at high gain in a dim room: sensor noise of 8 grey levels. A picture in which
+    nothing moved is still skipped, and a hand is still seen."""
+    table, rec = Table(noise=8.0), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=3)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    for _ in range(8):
+        tracker.feed(table.frame(card))
+    assert rec.calls == 1 and tracker.skipped == 7
+    tracker.feed(table.frame(card, hand=(320, 240), hand_size=(35, 22)))
+    assert rec.calls == 2
+
+
 def test_a_picture_the_reader_failed_on_is_read_again_though_nothing_moved():
     """A fault inside reading leaves the picture unread: the next one, unchanged, is read
     rather than taken as already seen (the card would stay unread while it lay still)."""
