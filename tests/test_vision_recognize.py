@@ -217,6 +217,27 @@ def test_confusable_pairs(deck, rec):
     assert [p[:2] for p in pairs] == [("cook", "cook_again")]
 
 
+def test_a_deck_of_a_hundred_cards_is_read():
+    """A hundred cards enrolled, one picture each (trading-card-like, dark border): the cards
+    on spread-out scenes are named, none as another card."""
+    deck = S.panelled_deck(100, border=(40, 40, 40))
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    seen = named = 0
+    for seed in range(700000, 700006):
+        sc = S.random_scene(deck, seed, arrangement="spread")
+        readings = rec.read(sc.image)
+        for card in sc.cards:
+            if not card.fully_visible:
+                continue
+            seen += 1
+            r = max(readings, key=lambda r: S_iou(card.corners, r.corners), default=None)
+            if r is not None and S_iou(card.corners, r.corners) >= 0.7:
+                assert r.label in (None, card.label), (seed, card.label, r)
+                named += r.label == card.label
+    assert seen >= 12
+    assert named >= 0.9 * seen, (named, seen)
+
+
 @pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
 def test_dobble_webcam_photos_against_one_scan_each():
     rec = Recognizer.from_dir(DOBBLE / "scans")
