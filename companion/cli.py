@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Modules with a `register(subparsers)` function. Missing ones are skipped.
@@ -19,6 +20,14 @@ COMMAND_MODULES = (
     "companion.app.commands",
     "companion.kiosk.commands",
 )
+
+
+# OpenCV's own warnings ("[ WARN:0@0.03] global cap_v4l.cpp:914 open VIDEOIO(V4L2:/dev/video5):
+# can't open camera by index", FFmpeg's "[png @ 0x55aa...] Invalid PNG signature") say in a
+# programmer's words what the companion's own messages say in a player's, on the screen and in
+# the kiosk's journal. Kept quiet unless asked for (OPENCV_LOG_LEVEL=INFO for instance); set
+# before OpenCV is first imported, which no command does before its own function runs.
+QUIET_LIBRARIES = {"OPENCV_LOG_LEVEL": "ERROR", "OPENCV_FFMPEG_LOGLEVEL": "-8"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for name, value in QUIET_LIBRARIES.items():
+        os.environ.setdefault(name, value)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -85,3 +85,29 @@ def test_references_photographed_on_a_table(tmp_path, capsys):
     assert captured.err.count("warning") == 1
     named = [c["label"] for c in json.loads(captured.out)["cards"] if c["label"] is not None]
     assert sorted(named) == ["cook", "vampire"]
+
+
+def test_opencvs_own_warnings_do_not_reach_the_user(tmp_path):
+    """A camera that cannot be opened and a picture that cannot be read: the user reads the
+    companion's messages, not OpenCV's and FFmpeg's ("[ WARN:0@0.03] global cap_v4l.cpp",
+    "[png @ 0x...] Invalid PNG signature")."""
+    import os
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    deep = tmp_path / "deep.tiff"
+    cv2.imwrite(str(deep), np.zeros((40, 30, 3), np.float32))  # 32-bit samples: unreadable
+    bad = tmp_path / "clip.png"
+    bad.write_text("not a picture")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")}
+    runs = [["recognize", "--refs", str(CARDS), str(deep)],
+            ["camera-check", "--source", f"opencv:{bad}", "--out", str(tmp_path / "c.png")]]
+    for args in runs:
+        done = subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+        said = done.stdout + done.stderr
+        assert done.returncode != 0, said
+        assert "WARN" not in said and " @ 0x" not in said, said
+    assert "picture" in said
