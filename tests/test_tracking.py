@@ -247,6 +247,25 @@ def test_a_still_picture_from_a_camera_at_high_gain_is_not_examined_again():
     assert rec.calls == 2
 
 
+def test_a_camera_back_at_another_size_has_the_mat_looked_for_at_once():
+    """A webcam plugged in again comes back at its own default size: where the mat lay in the
+    old pictures says nothing of the new ones. The mat is looked for in the first picture of
+    the new size, not two seconds later, and a card laid meanwhile lands in its own slot."""
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    vampire = ("vampire", slot_centre("a"), 0.0)
+    events = []
+    for _ in range(3):
+        events += tracker.feed(table.frame([vampire]))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+    for _ in range(3):
+        frame = table.frame([vampire, ("ghost", slot_centre("b"), 0.0)])
+        big = cv2.resize(frame.image, (1280, 960), interpolation=cv2.INTER_NEAREST)
+        events += tracker.feed(Frame(big, frame.t))
+    assert events[1:] == [CardLaid("ghost", "b", 0.9)]
+    assert tracker.lying == {"a": "vampire", "b": "ghost"}
+
+
 def test_a_picture_the_reader_failed_on_is_read_again_though_nothing_moved():
     """A fault inside reading leaves the picture unread: the next one, unchanged, is read
     rather than taken as already seen (the card would stay unread while it lay still)."""

@@ -374,6 +374,7 @@ class RevealTracker:
         self._find_markers = find_markers
         self.mat: MatView | None = None
         self._mat_t: float | None = None
+        self._mat_size: tuple[int, ...] | None = None  # the size of the picture it was found in
         self.markers_seen: tuple[int, ...] = ()
         # The slots where a card may go unread, seen too much from the side or from too far
         # (``slot_looks``), as the mat was last looked at.
@@ -459,16 +460,21 @@ class RevealTracker:
     def _update_mat(self, image: np.ndarray, t: float | None, small: np.ndarray) -> bool:
         """Look for the mat in the picture (``small``: its tiny copy) when a look is due. True
         when it looked and found it."""
-        due = (self.mat is None or t is None or self._mat_t is None
+        # Where the mat lies is known in a picture of one size: a camera that comes back at
+        # another size (a webcam plugged in again, at its own default) has it elsewhere.
+        resized = self.mat is not None and image.shape[:2] != self._mat_size
+        due = (self.mat is None or t is None or self._mat_t is None or resized
                or t - self._mat_t >= self.mat_every)
         if not due:
             return False
+        if resized:
+            self.mat = None
         self._mat_looked_at = small
         markers = self._find_markers(image)
         self.markers_seen = tuple(sorted(markers))
         view = mat_from_markers(markers)
         if view is not None:
-            self.mat, self._mat_t = view, t
+            self.mat, self._mat_t, self._mat_size = view, t, image.shape[:2]
             size = (image.shape[1], image.shape[0])
             # A slot said to be poor stays so until its look is clear of every bound.
             self.slots_poor = tuple(
