@@ -266,6 +266,26 @@ def test_a_camera_back_at_another_size_has_the_mat_looked_for_at_once():
     assert tracker.lying == {"a": "vampire", "b": "ghost"}
 
 
+def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():
+    """The camera is knocked sideways: slot B now lies where slot A was. Through the old view
+    of the mat, a card laid in B was placed in A, and reported there, until the next look
+    two seconds later. The mat's corner squares moved: the mat is looked for at once."""
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    for _ in range(2):
+        tracker.feed(table.frame())
+    assert tracker.mat is not None
+    a, b = (cv2.perspectiveTransform(np.float32([[slot_centre(z)]]), table.hom)[0, 0]
+            for z in ("a", "b"))
+    shift = np.float32([[1, 0, a[0] - b[0]], [0, 1, a[1] - b[1]]])
+    events = []
+    for _ in range(4):
+        frame = table.frame([("ghost", slot_centre("b"), 0.0)])
+        knocked = cv2.warpAffine(frame.image, shift, (640, 480), borderValue=(70, 70, 70))
+        events += tracker.feed(Frame(knocked, frame.t))
+    assert events == [CardLaid("ghost", "b", 0.9)]
+
+
 def test_a_picture_the_reader_failed_on_is_read_again_though_nothing_moved():
     """A fault inside reading leaves the picture unread: the next one, unchanged, is read
     rather than taken as already seen (the card would stay unread while it lay still)."""
@@ -345,24 +365,44 @@ def test_slots_seen_too_much_from_the_side_are_named():
     assert tracker.mat is not None and tracker.slots_poor == ("a", "b")
     assert tracker.message == ("Mat found, but a card in slot a or b may not be read: see "
                                "companion camera-check.")
-    # Mounted again, with two cards lying: the new view changes the picture before a look at
-    # the mat is due (the cards are placed with the old view)...
-    good = S.mat_scene(deck, {"a": "vampire", "b": "ghost"}, rng=5, blur=0, noise=0).image
-    events = tracker.feed(Frame(good, 0.5))
-    assert tracker.slots_poor == ("a", "b") and events == []
+    # Mounted again, with two cards lying: the mat's corner squares moved, so the mat is looked
+    # for at once (not when the next look is due), and the cards are placed with the new view.
     looks = []
     find = tracker._find_markers
     tracker._find_markers = lambda image: looks.append(1) or find(image)
-    for t in (1.0, 1.5):
-        events += tracker.feed(Frame(good, t))
-    assert looks == [] and events == []  # still, and no look due yet
-    # ...then the settled picture is looked at once a look is due, and read with that view.
-    events += tracker.feed(Frame(good, 2.6))
+    good = S.mat_scene(deck, {"a": "vampire", "b": "ghost"}, rng=5, blur=0, noise=0).image
+    events = tracker.feed(Frame(good, 0.5))
     assert looks == [1] and tracker.slots_poor == () and tracker.message == "Mat found."
     assert {(e.label, e.zone) for e in events} == {("vampire", "a"), ("ghost", "b")}
-    for t in (3.0, 5.0, 7.5, 10.0):
+    for t in (1.0, 3.0, 5.0, 7.5, 10.0):
         tracker.feed(Frame(good, t))
     assert looks == [1]  # nothing moved since: no more looks
+
+
+def test_a_picture_that_settles_is_looked_at_for_the_mat_once_a_look_is_due():
+    """Cards laid move the picture but not the mat's corner squares: no look is due for two
+    seconds. Once the picture is still and a look is due, it is looked at once, then not
+    again while nothing moves."""
+    from vision import synthetic as S
+
+    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
+            if label is not None}
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
+    tracker.feed(Frame(S.mat_scene(deck, {}, rng=5, blur=0, noise=0).image, 0.0))
+    looks = []
+    find = tracker._find_markers
+    tracker._find_markers = lambda image: looks.append(1) or find(image)
+    laid = S.mat_scene(deck, {"a": "vampire", "b": "ghost"}, rng=5, blur=0, noise=0).image
+    events = []
+    for t in (0.5, 1.0, 1.5):
+        events += tracker.feed(Frame(laid, t))
+    assert looks == [] and {(e.label, e.zone) for e in events} == {("vampire", "a"),
+                                                                   ("ghost", "b")}
+    tracker.feed(Frame(laid, 2.6))
+    assert looks == [1]
+    for t in (3.0, 5.0, 7.5, 10.0):
+        tracker.feed(Frame(laid, t))
+    assert looks == [1]
 
 
 def _markers_at(scale: float) -> dict[int, np.ndarray]:

@@ -24,12 +24,14 @@ from vision.frames import Frame
 from vision.mat import (
     CARD_H_MM,
     CARD_W_MM,
+    MARKERS,
     ZONES,
     MatView,
     Zone,
     card_corners,
     describe_markers,
     detect_markers,
+    marker_corners_mm,
     mat_from_markers,
     slot_words,
 )
@@ -50,6 +52,13 @@ MIN_CARD_PX = 60
 # a pixel from one look to the next, and a view lying on a bound would otherwise make the
 # warning come and go every look.
 CLEAR_MARGIN = 0.03
+# The mat counts as moved (the camera knocked or turned) when two of its corner squares at
+# least look otherwise in the tiny copy than when it was found: their grey over that of the
+# rows around them (ANCHOR_REACH tiny pixels each way) changed by more than ANCHOR_CHANGE.
+# A square's black border and cells make it about half as light as the paper around it;
+# moved off, its place shows paper.
+ANCHOR_CHANGE = 0.15
+ANCHOR_REACH = 10
 
 
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
@@ -375,6 +384,8 @@ class RevealTracker:
         self.mat: MatView | None = None
         self._mat_t: float | None = None
         self._mat_size: tuple[int, ...] | None = None  # the size of the picture it was found in
+        # How the mat's corner squares looked in the tiny copy when it was found there.
+        self._anchors: list[tuple[tuple[int, ...], float]] = []
         self.markers_seen: tuple[int, ...] = ()
         # The slots where a card may go unread, seen too much from the side or from too far
         # (``slot_looks``), as the mat was last looked at.
@@ -463,7 +474,10 @@ class RevealTracker:
         # Where the mat lies is known in a picture of one size: a camera that comes back at
         # another size (a webcam plugged in again, at its own default) has it elsewhere.
         resized = self.mat is not None and image.shape[:2] != self._mat_size
-        due = (self.mat is None or t is None or self._mat_t is None or resized
+        # A camera knocked or turned has the mat elsewhere at once: a card laid then would be
+        # placed through the old view, in the wrong slot, until the next look.
+        moved = self.mat is not None and not resized and self._mat_moved(small)
+        due = (self.mat is None or t is None or self._mat_t is None or resized or moved
                or t - self._mat_t >= self.mat_every)
         if not due:
             return False
@@ -475,6 +489,7 @@ class RevealTracker:
         view = mat_from_markers(markers)
         if view is not None:
             self.mat, self._mat_t, self._mat_size = view, t, image.shape[:2]
+            self._anchors = _anchors(view, small, image.shape)
             size = (image.shape[1], image.shape[0])
             # A slot said to be poor stays so until its look is clear of every bound.
             self.slots_poor = tuple(
@@ -484,12 +499,24 @@ class RevealTracker:
                 f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
                 "companion camera-check.")
             return True
+        if moved:
+            self.mat = None  # moved, and not found where it is now: its old view misleads
         if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         else:
             self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
                             + "): going by where the mat was.")
         return False
+
+    def _mat_moved(self, small: np.ndarray) -> bool:
+        """Whether two of the mat's corner squares at least (every one, with fewer in view)
+        look otherwise than when the mat was found: the camera was knocked or turned, or the
+        light changed. A hand over one square is not enough."""
+        if not self._anchors:
+            return False
+        changed = sum(abs(_look(small, box) - look) > ANCHOR_CHANGE
+                      for box, look in self._anchors)
+        return changed >= min(2, len(self._anchors))
 
     def region(self, shape) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1): the part of the picture where a card lying in a slot can be (see
@@ -514,3 +541,28 @@ class RevealTracker:
             if p.zone not in best or d < best[p.zone][0]:
                 best[p.zone] = (d, p)
         return {name: ZoneReading(p.label, p.score) for name, (_, p) in best.items()}
+
+
+def _look(small: np.ndarray, box: tuple[int, int, int, int]) -> float:
+    """How the tiny pixels of ``box`` (x0, y0, x1, y1) look against the rows they lie in:
+    their mean grey over the median of those rows nearby (``ANCHOR_REACH`` each way). Light
+    that changes (a lamp's flicker banding the rows, an exposure adapting) changes both
+    alike."""
+    x0, y0, x1, y1 = box
+    rows = small[y0:y1, max(0, x0 - ANCHOR_REACH):x1 + ANCHOR_REACH]
+    return float(small[y0:y1, x0:x1].mean()) / (float(np.median(rows)) + 1.0)
+
+
+def _anchors(view: MatView, small: np.ndarray, shape) -> list[tuple[tuple[int, ...], float]]:
+    """Each of the mat's corner squares lying wholly in the tiny copy ``small`` of a picture
+    of ``shape``: the box of tiny pixels it covers there, and how it looks (``_look``)."""
+    h, w = small.shape[:2]
+    k = np.float32([w / shape[1], h / shape[0]])
+    out = []
+    for i in sorted(MARKERS):
+        tiny = (view.mat_to_image(marker_corners_mm(i)) + 0.5) * k - 0.5
+        (x0, y0), (x1, y1) = np.floor(tiny.min(axis=0)), np.ceil(tiny.max(axis=0)) + 1
+        if 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h and x1 - x0 >= 2 and y1 - y0 >= 2:
+            box = (int(x0), int(y0), int(x1), int(y1))
+            out.append((box, _look(small, box)))
+    return out
