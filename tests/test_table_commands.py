@@ -54,6 +54,21 @@ def test_camera_check_mat_not_in_view(tmp_path, capsys):
     assert "The mat's markers are not in view: none of the mat's" in capsys.readouterr().out
 
 
+def test_camera_check_fails_when_the_mat_was_printed_at_another_size(tmp_path, capsys):
+    from pathlib import Path
+
+    from vision import synthetic as S
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    scene = S.mat_scene(S.load_deck(), {"a": "cook"}, card_scale=1.41, rng=4)
+    cv2.imwrite(str(folder / "1.png"), scene.image)
+    refs = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    assert run(["camera-check", "--source", str(folder), "--refs", str(refs),
+                "--out", str(tmp_path / "x.png")]) == 1
+    assert "the mat was printed at another size" in capsys.readouterr().out
+
+
 def test_camera_check_fails_when_a_card_in_a_slot_would_not_be_read(tmp_path, capsys):
     from vision import synthetic as S
 

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 
 from vision.mat import (
+    CARD_H_MM,
+    CARD_W_MM,
     ZONES,
     MatView,
     describe_markers,
@@ -37,13 +39,28 @@ class CheckReport:
     recognised: bool  # whether references were used to read the cards
     picture: np.ndarray  # the frame with everything drawn on it
     slots: list[SlotLook]  # how a card in each slot looks; empty when the mat is not found
+    # Cards read in the slots but of another size than the mat gives a card: how many times
+    # as large they look (their median); None when there are none.
+    misfit: float | None = None
 
     @property
     def lines(self) -> list[str]:
-        lines = [self.mat_line(), self.cards_line()]
+        lines = [self.mat_line()]
+        if self.cards or self.misfit is None:
+            lines.append(self.cards_line())
+        if self.misfit is not None:
+            lines.append(self.misfit_line())
         if self.slots:
             lines.append(self.slots_line())
         return lines
+
+    def misfit_line(self) -> str:
+        """Cards read in the slots that the mat says are no card's size: the mat was printed
+        at another size than its own (A3 paper at "fit to page", or on A4)."""
+        return (f"The cards in the slots look {self.misfit:.1f} times as large as a card on "
+                "this mat should, so they are not read: the mat was printed at another size. "
+                "Print it at 100 % on A3 paper (not \"fit to page\"): its corner squares must "
+                "measure 40 mm.")
 
     def mat_line(self) -> str:
         if self.mat is None:
@@ -128,15 +145,30 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
         around = [(label, score, corners + np.float32([x0, y0])) for label, score, corners
                   in _found(image[y0:y1, x0:x1], recognizer, find_cards)]
         found = _merged(around, found, box, (w, h))
+    misfits = []
     for label, score, corners in found:
         if view is not None and not view.card_sized(corners):
-            continue  # a slot's outline, a marker: not a card
+            # A slot's outline, a marker: not a card. But a card read in a slot is one: the
+            # mat was printed at another size.
+            if label is not None and view.zone_of(corners) is not None:
+                misfits.append(_times_a_card(view, corners))
+            continue
         zone = view.zone_of(corners) if view is not None else None
         cards.append(SeenCard(label, score, corners, zone.name if zone else None))
     cards.sort(key=lambda c: (c.zone is None, c.zone or "", float(c.corners[:, 0].mean())))
     slots = slot_looks(view, (image.shape[1], image.shape[0])) if view is not None else []
     picture = draw(image, markers, view, cards, recognizer is not None, slots)
-    return CheckReport(markers, view, cards, recognizer is not None, picture, slots)
+    misfit = float(np.median(misfits)) if misfits else None
+    return CheckReport(markers, view, cards, recognizer is not None, picture, slots, misfit)
+
+
+def _times_a_card(view: MatView, corners: np.ndarray) -> float:
+    """How many times as large as a card (CARD_W_MM x CARD_H_MM) the quad measures on the mat
+    (the square root of the ratio of the areas)."""
+    import cv2
+
+    mm = view.image_to_mat(corners).astype(np.float32)
+    return float(np.sqrt(abs(cv2.contourArea(mm)) / (CARD_W_MM * CARD_H_MM)))
 
 
 def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:

@@ -472,9 +472,11 @@ def table_photo(label: str, card: np.ndarray, rng: np.random.Generator | int = 0
 def mat_scene(cards: Mapping[str, np.ndarray], lying: Mapping[str, str], *,
               size: tuple[int, int] = (640, 480), tilt: float = 0.12,
               rng: np.random.Generator | int = 0, blur: float = 0.6, noise: float = 3.0,
-              jitter: bool = True, margin: float = 0.04) -> Scene:
+              jitter: bool = True, margin: float = 0.04, card_scale: float = 1.0) -> Scene:
     """The printed mat seen from above, with card ``lying[zone]`` in each zone; ``margin``:
-    the least room around the mat, as a share of the picture (more: a camera further away)."""
+    the least room around the mat, as a share of the picture (more: a camera further away);
+    ``card_scale``: the cards' size against the mat's (1.41: a mat printed on A4 instead of
+    A3, fitted to the page)."""
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
     hm = mat_view(size, tilt=tilt, margin=margin, rng=rng)
@@ -482,7 +484,9 @@ def mat_scene(cards: Mapping[str, np.ndarray], lying: Mapping[str, str], *,
     placements = []
     for zone, label in sorted(lying.items()):
         j = rng.uniform(-1, 1, 3) * (6, 6, 8) if jitter else (0, 0, 0)
-        placements.append((label, zone_card_corners(zone, *j)))
+        corners = zone_card_corners(zone, *j)
+        mid = corners.mean(axis=0)
+        placements.append((label, mid + card_scale * (corners - mid)))
     return _compose(base, hm, cards, placements, rng, blur, noise)
 
 

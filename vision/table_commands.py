@@ -123,7 +123,8 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     for line in report.lines:
         print(line)
     out = args.out
-    ready = report.mat is not None and all(look.clear for look in report.slots)
+    ready = (report.mat is not None and all(look.clear for look in report.slots)
+             and report.misfit is None)
     if out is None and _show(report.picture):
         return 0 if ready else 1
     out = out or Path("camera-check.png")
