@@ -111,3 +111,18 @@ def test_opencvs_own_warnings_do_not_reach_the_user(tmp_path):
         assert done.returncode != 0, said
         assert "WARN" not in said and " @ 0x" not in said, said
     assert "picture" in said
+
+
+def test_output_cut_short_by_its_reader_is_no_error(tmp_path):
+    """`companion recognize ... | head -1`: the reader leaves after the first line, and the
+    rest is not written; no Python error comes with it."""
+    import subprocess
+    import sys
+
+    pictures = [str(CARDS / f"{label}.png") for label in ("ghost", "cook", "vampire")] * 40
+    done = subprocess.run(
+        f"{sys.executable} -m companion recognize --refs {CARDS} --whole "
+        + " ".join(pictures) + " | head -n 1",
+        shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.count("\n") == 1 and '"ghost"' in done.stdout
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
