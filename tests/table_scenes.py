@@ -57,10 +57,12 @@ class Table:
         self.rng = np.random.default_rng(1)
         self.t = 0.0
 
-    def frame(self, cards=(), hand=None, hand_size=(70, 45)):
+    def frame(self, cards=(), hand=None, hand_size=(70, 45), card_mm=(63, 88)):
+        """``card_mm``: the cards' size in the mat's millimetres (larger: a mat printed
+        smaller)."""
         image = self.base.copy()
         for label, (cx, cy), angle in cards:
-            box = cv2.boxPoints(((cx, cy), (63, 88), angle)).reshape(-1, 1, 2)
+            box = cv2.boxPoints(((cx, cy), card_mm, angle)).reshape(-1, 1, 2)
             quad = cv2.perspectiveTransform(box, self.hom).reshape(-1, 2)
             cv2.fillConvexPoly(image, quad.astype(np.int32), CARD_COLOURS[label], cv2.LINE_AA)
         if hand is not None:

@@ -197,7 +197,7 @@ def test_cards_read_at_another_size_than_the_mat_gives_them_are_said_to_misfit()
     from vision.scene import CardReader
 
     deck = S.load_deck()
-    reader = CardReader(Recognizer(({k: [v] for k, v in deck.items()})))
+    reader = CardReader(Recognizer({k: [v] for k, v in deck.items()}))
     lying = {"a": "ghost", "b": "vampire"}
     for scale in (1.41, 0.8):
         report = check_frame(S.mat_scene(deck, lying, card_scale=scale, rng=2).image,

@@ -74,6 +74,35 @@ def test_no_card_in_the_slot_asks_again_then_skips(tmp_path):
     assert not (tmp_path / "refs" / "vampire").exists()
 
 
+def test_a_card_of_another_size_than_the_mat_expects_is_said_to_misfit(tmp_path):
+    """A mat fitted to an A4 page: the card in slot A measures 1.41 times a card on it. Told
+    "I cannot see one card", staff would lay it again and again; they are told to print the
+    mat at its size."""
+    table = Table()
+    source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)],
+                                                  card_mm=(89, 124))])
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
+                    ask=scripted(""), say=said.append, flush=0, attempts=1)
+    assert said[0].startswith("The card in slot A looks 1.4 times as large as a card on this "
+                              "mat should: the mat was printed at another size."), said
+    assert "A3" in said[0] and result.saved == {}
+
+
+def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
+    """An empty slot whose printed outline is found: no card, not a mat printed otherwise."""
+    from vision.mat import zone_corners_mm, zone_named
+
+    table = Table()
+    outline = cv2.perspectiveTransform(zone_corners_mm(zone_named("a")).reshape(-1, 1, 2)
+                                       .astype(np.float32), table.hom).reshape(4, 2)
+    source = folder_camera(tmp_path, [table.frame()])
+    said = []
+    enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [outline],
+           ask=scripted(""), say=said.append, flush=0, attempts=1)
+    assert "I cannot see one card in slot A." in said[0], said
+
+
 def test_wrong_keys_are_explained_and_q_stops(tmp_path):
     table = Table()
     source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)])])

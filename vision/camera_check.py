@@ -10,8 +10,6 @@ from typing import Any
 import numpy as np
 
 from vision.mat import (
-    CARD_H_MM,
-    CARD_W_MM,
     ZONES,
     MatView,
     describe_markers,
@@ -151,7 +149,7 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
             # A slot's outline, a marker: not a card. But a card read in a slot is one: the
             # mat was printed at another size.
             if label is not None and view.zone_of(corners) is not None:
-                misfits.append(_times_a_card(view, corners))
+                misfits.append(view.times_a_card(corners))
             continue
         zone = view.zone_of(corners) if view is not None else None
         cards.append(SeenCard(label, score, corners, zone.name if zone else None))
@@ -161,14 +159,6 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
     misfit = float(np.median(misfits)) if misfits else None
     return CheckReport(markers, view, cards, recognizer is not None, picture, slots, misfit)
 
-
-def _times_a_card(view: MatView, corners: np.ndarray) -> float:
-    """How many times as large as a card (CARD_W_MM x CARD_H_MM) the quad measures on the mat
-    (the square root of the ratio of the areas)."""
-    import cv2
-
-    mm = view.image_to_mat(corners).astype(np.float32)
-    return float(np.sqrt(abs(cv2.contourArea(mm)) / (CARD_W_MM * CARD_H_MM)))
 
 
 def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:

@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from companion.cards import IDENTITIES  # the game's cards, asked for in turn
-from vision.mat import MatView, detect_markers, mat_from_markers
+from vision.mat import MatView, detect_markers, mat_from_markers, zone_corners_mm, zone_named
 
 LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 CARD_PX = (315, 440)  # width, height of a saved reference (5 px per mm)
+SLOT_OUTLINE_IOU = 0.85  # a quad this close to a slot's printed outline is that outline
 
 
 class EnrollError(ValueError):
@@ -63,6 +64,15 @@ def pick_card(cards: list, view: MatView | None, slot: str = "a") -> np.ndarray 
     if len(quads) == 1:
         return quads[0]
     return None
+
+
+def slot_outline(quad: np.ndarray, view: MatView, slot: str) -> bool:
+    """Whether the quad is the slot's own printed outline, as finding may see it in an empty
+    slot (80 x 105 mm, 1.23 times a card: a card on a mat fitted to an A4 page measures 1.41
+    and overlaps it far less)."""
+    from vision.detect import quad_iou
+
+    return quad_iou(quad, view.mat_to_image(zone_corners_mm(zone_named(slot)))) >= SLOT_OUTLINE_IOU
 
 
 def card_size_ok(quad: np.ndarray, view: MatView | None) -> bool:
@@ -136,9 +146,19 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                 view = mat_from_markers(detect_markers(image))
                 quad = pick_card(find_cards(image), view, slot)
                 if quad is None or not card_size_ok(quad, view):
-                    where = f"in slot {slot.upper()}" if view is not None else "on its own"
-                    say(f"I cannot see one card {where}. Lay the {pretty(label)} card flat in "
-                        f"slot {slot.upper()}, with nothing else on it, and try again.")
+                    if quad is not None and view is not None and not slot_outline(quad, view,
+                                                                                  slot):
+                        # One card in the slot, but of no card's size on the mat: the mat was
+                        # printed at another size (on A4, or at "fit to page").
+                        say(f"The card in slot {slot.upper()} looks "
+                            f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
+                            "should: the mat was printed at another size. Print it at 100 % on "
+                            "A3 paper (not \"fit to page\"): its corner squares must measure "
+                            "40 mm.")
+                    else:
+                        where = f"in slot {slot.upper()}" if view is not None else "on its own"
+                        say(f"I cannot see one card {where}. Lay the {pretty(label)} card flat "
+                            f"in slot {slot.upper()}, with nothing else on it, and try again.")
                     tries += 1
                 else:
                     path = next_path(out, label)
