@@ -103,6 +103,29 @@ def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
     assert "I cannot see one card in slot A." in said[0], said
 
 
+def test_a_reference_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    """Written to a file beside it, then put in place in one step: a power cut (here, the
+    step failing) leaves no half-written picture, only a message."""
+    import os
+
+    table = Table()
+    frames = [table.frame([("vampire", slot_centre("a"), 0.0)])]
+    source = folder_camera(tmp_path, frames)
+    enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
+           ask=scripted(""), say=[].append, flush=0)
+    assert sorted(p.name for p in (tmp_path / "refs" / "vampire").iterdir()) == ["vampire-1.png"]
+
+    def cut(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", cut)
+    source = folder_camera(tmp_path / "again", frames)
+    with pytest.raises(EnrollError, match="No space left on device"):
+        enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
+               ask=scripted(""), say=[].append, flush=0)
+    assert sorted(p.name for p in (tmp_path / "refs" / "vampire").iterdir()) == ["vampire-1.png"]
+
+
 def test_wrong_keys_are_explained_and_q_stops(tmp_path):
     table = Table()
     source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)])])

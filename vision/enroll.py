@@ -109,8 +109,6 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
     anything with ``wait_frame(timeout)``, ``status`` and ``message``). ``before_capture``
     is called with the label once the player has pressed Enter (the synthetic table uses it
     to lay the card itself)."""
-    import cv2
-
     labels = check_labels(labels)
     out = Path(out)
     try:
@@ -162,9 +160,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                     tries += 1
                 else:
                     path = next_path(out, label)
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    if not cv2.imwrite(str(path), warp_card(image, quad)):
-                        raise EnrollError(f"cannot write {str(path)!r}")
+                    _save(path, warp_card(image, quad))
                     result.saved.setdefault(label, []).append(path)
                     say(f"Saved {pretty(label)}: {path}")
                     break
@@ -175,6 +171,23 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
         if result.stopped:
             break
     return result
+
+
+def _save(path: Path, card: np.ndarray) -> None:
+    """Save a reference in one step: a power cut leaves no half-written picture, which would
+    keep the table's camera off until the card is enrolled again."""
+    import cv2
+
+    from companion.tablelog import write_atomically
+
+    ok, data = cv2.imencode(".png", card)
+    if not ok:
+        raise EnrollError(f"cannot encode the picture for {str(path)!r}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, data.tobytes())
+    except OSError as exc:
+        raise EnrollError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
 
 
 def alike_pairs(recognizer: Any) -> list[tuple[str, str, float]]:
