@@ -266,6 +266,50 @@ def test_a_camera_back_at_another_size_has_the_mat_looked_for_at_once():
     assert tracker.lying == {"a": "vampire", "b": "ghost"}
 
 
+def test_a_look_at_the_mat_that_fails_is_tried_again_though_the_picture_stays_still():
+    """The first look at pictures of a new size fails (a hand over the squares, a picture
+    still settling). The picture then stays still: the mat is looked for again every
+    mat_every seconds, not only once something moves, and the card laid is read."""
+    from vision.mat import detect_markers
+
+    table, rec = Table(), ColourRecognizer()
+    failing = {"once": True}
+
+    def find(image):
+        if image.shape[1] == 1280 and failing.pop("once", False):
+            return {}
+        return detect_markers(image)
+
+    tracker = RevealTracker(rec, stable_frames=2, find_markers=find)
+    vampire, ghost = ("vampire", slot_centre("a"), 0.0), ("ghost", slot_centre("b"), 0.0)
+    for _ in range(3):
+        tracker.feed(table.frame([vampire]))
+    events = []
+    for _ in range(45):  # three seconds
+        frame = table.frame([vampire, ghost])
+        big = cv2.resize(frame.image, (1280, 960), interpolation=cv2.INTER_NEAREST)
+        events += tracker.feed(Frame(big, frame.t))
+    assert tracker.mat is not None and events == [CardLaid("ghost", "b", 0.9)]
+
+
+def test_a_still_picture_at_another_size_is_a_change():
+    """640 x 480 and 1280 x 960 pictures give tiny copies of one size: the same still table
+    at the new size was skipped as unchanged, and the mat's old view kept."""
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    for _ in range(3):
+        tracker.feed(table.frame(card))
+    looks = []
+    find = tracker._find_markers
+    tracker._find_markers = lambda image: looks.append(image.shape) or find(image)
+    frame = table.frame(card)
+    tracker.feed(Frame(cv2.resize(frame.image, (1280, 960), interpolation=cv2.INTER_NEAREST),
+                       frame.t))
+    assert looks == [(960, 1280, 3)] and tracker.examined == 2
+    assert tracker.lying == {"a": "vampire"}
+
+
 def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():
     """The camera is knocked sideways: slot B now lies where slot A was. Through the old view
     of the mat, a card laid in B was placed in A, and reported there, until the next look

@@ -393,6 +393,8 @@ class RevealTracker:
         self._mat_looked_at: np.ndarray | None = None  # the tiny copy the mat was looked for in
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
         self._last_small: np.ndarray | None = None
+        self._seen_size: tuple[int, ...] | None = None  # the last examined picture's size
+        self._tried_t: float | None = None  # when the mat was last looked for
         self._last_readings: dict[str, ZoneReading] | None = None
         self.examined = 0  # frames that went through detection and recognition
         self.skipped = 0  # frames in which nothing moved
@@ -407,10 +409,10 @@ class RevealTracker:
         self.logic.assume(zone, label)
 
     def _small(self, image: np.ndarray) -> np.ndarray:
-        """A tiny grey copy: the green channel (most of a sensor's light, and grey enough to
-        see movement) at every step-th pixel, then each 4 x 4 of those averaged. Copying one
-        strided channel costs a tenth of converting the colour frame, and sixteen samples a
-        pixel keep a camera's noise at high gain (a dim room: 6 to 10 grey levels) well under
+        """A tiny grey copy, about ``check_width`` pixels wide: the green channel (most of a
+        sensor's light, and grey enough to see movement) at every step-th pixel, then each k
+        x k of those averaged, k at least 4. Sixteen samples a pixel or more keep a camera's
+        noise at high gain (a dim room: 6 to 10 grey levels, pixel by pixel) well under
         ``change_level``: with four, every still frame was examined again."""
         import cv2
 
@@ -419,7 +421,8 @@ class RevealTracker:
             else image[::step, ::step]
         sub = np.ascontiguousarray(plane)
         h, w = sub.shape[:2]
-        return cv2.resize(sub, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+        k = max(1, w // self.check_width)
+        return cv2.resize(sub, (max(1, w // k), max(1, h // k)), interpolation=cv2.INTER_AREA)
 
     def changed(self, small: np.ndarray) -> bool:
         """Whether the tiny grey copy differs from the last examined frame's."""
@@ -434,11 +437,16 @@ class RevealTracker:
         t = frame.t if isinstance(frame, Frame) else None
         small = self._small(image)
         looked = False
-        if not self.changed(small):
+        # A picture of another size is a change, though its tiny copy may be the same size.
+        if image.shape[:2] == self._seen_size and not self.changed(small):
             # A picture that settled after a change the mat was not looked for in (a look is
             # due at most every mat_every seconds) is looked at once it is due, and read
-            # again with the mat as found there.
-            looked = (self._mat_looked_at is not self._last_small
+            # again with the mat as found there. While the mat is not known, a still picture
+            # is looked at again every mat_every seconds (a look can fail on a hand, or on a
+            # picture still settling).
+            retry = (self.mat is None and t is not None and self._tried_t is not None
+                     and t - self._tried_t >= self.mat_every)
+            looked = ((self._mat_looked_at is not self._last_small or retry)
                       and self._update_mat(image, t, small))
             if not looked:
                 self.skipped += 1
@@ -447,6 +455,7 @@ class RevealTracker:
                 return self.logic.feed(self._last_readings)
         self.examined += 1
         self._last_small = small
+        self._seen_size = image.shape[:2]
         if not looked:
             self._update_mat(image, t, small)
         if self.mat is None:
@@ -482,8 +491,8 @@ class RevealTracker:
         if not due:
             return False
         if resized:
-            self.mat = None
-        self._mat_looked_at = small
+            self._forget_mat()
+        self._mat_looked_at, self._tried_t = small, t
         markers = self._find_markers(image)
         self.markers_seen = tuple(sorted(markers))
         view = mat_from_markers(markers)
@@ -500,13 +509,21 @@ class RevealTracker:
                 "companion camera-check.")
             return True
         if moved:
-            self.mat = None  # moved, and not found where it is now: its old view misleads
+            self._forget_mat()  # moved, and not found where it is now: its old view misleads
         if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         else:
             self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
                             + "): going by where the mat was.")
         return False
+
+    def _forget_mat(self) -> None:
+        """The mat's view no longer holds: nothing seen through it stands either."""
+        self.mat = None
+        self.slots_poor = ()
+        self._anchors = []
+        self._last_readings = None
+        self.placed = []
 
     def _mat_moved(self, small: np.ndarray) -> bool:
         """Whether two of the mat's corner squares at least (every one, with fewer in view)
