@@ -81,10 +81,9 @@ def score_frame(truth, found, labels=None):
         if card is None or share < 0.5:
             fa += 1
             continue
-        card = _showing(truth, q)
         if quad_iou(card.corners, q) < FALSE_IOU:
             partial += 1
-        if labels is not None and labels[k] is not None and labels[k] != card.label:
+        if labels is not None and labels[k] is not None and labels[k] != _showing(truth, q).label:
             mis += 1
     return np.array([len(visible), hit, mis, unk, fa, partial, len(found)])
 
