@@ -53,9 +53,13 @@ MIN_WORK_PIXELS = WORK_PIXELS * 4 // 5
 # pile lies on two or three of the sides of the pile's outline, which may look square too.
 ENCLOSED = (0.35, 0.85)
 ENCLOSED_BORDER = 0.03
-# Edges on more than BUSY_EDGES of the picture are a cloth's grain, not cards' outlines (on
-# synthetic scenes of every mat kind and deck, at most 0.085): the edge thresholds are raised
-# BUSY_RAISE times, up to BUSY_TRIES times, until they are fewer.
+# Edges on more than BUSY_EDGES of a whole picture (a scene, or a photo of a card) are mostly a
+# cloth's grain: every outline there runs along edges. The thresholds are raised BUSY_RAISE
+# times, up to BUSY_TRIES times, until edges cover less. Measured: a grainy light cloth that
+# the camera sharpens, or whose mid-tones are dark, up to 29 %; every mat kind as it comes up
+# to 14 % (a coarse cloth: 1 to 3 scenes in 120 pass the bar, found alike); the benchmark's
+# scenes up to 11.5 %; the Dobble photos 8 %. It trades a few weak outlines for no false
+# cards: on a fine check cloth, false cards 48 -> 0 and cards found 53 -> 46 of 115.
 BUSY_EDGES = 0.12
 BUSY_RAISE = 1.6
 BUSY_TRIES = 3
