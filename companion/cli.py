@@ -23,11 +23,14 @@ COMMAND_MODULES = (
 
 
 # OpenCV's own warnings ("[ WARN:0@0.03] global cap_v4l.cpp:914 open VIDEOIO(V4L2:/dev/video5):
-# can't open camera by index", FFmpeg's "[png @ 0x55aa...] Invalid PNG signature") say in a
-# programmer's words what the companion's own messages say in a player's, on the screen and in
-# the kiosk's journal. Kept quiet unless asked for (OPENCV_LOG_LEVEL=INFO for instance); set
-# before OpenCV is first imported, which no command does before its own function runs.
-QUIET_LIBRARIES = {"OPENCV_LOG_LEVEL": "ERROR", "OPENCV_FFMPEG_LOGLEVEL": "-8"}
+# can't open camera by index", FFmpeg's "[png @ 0x55aa...] Invalid PNG signature", libcamera's
+# "INFO Camera camera_manager.cpp ..." lines on a Raspberry Pi) say in a programmer's words
+# what the companion's own messages say in a player's, on the screen and in the kiosk's
+# journal. Kept quiet unless asked for (OPENCV_LOG_LEVEL=INFO for instance); set before
+# OpenCV or the Pi camera's library is first loaded, which no command does before its own
+# function runs.
+QUIET_LIBRARIES = {"OPENCV_LOG_LEVEL": "ERROR", "OPENCV_FFMPEG_LOGLEVEL": "-8",
+                   "LIBCAMERA_LOG_LEVELS": "*:ERROR"}
 
 
 def build_parser() -> argparse.ArgumentParser:
