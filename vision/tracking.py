@@ -53,12 +53,11 @@ MIN_CARD_PX = 60
 # warning come and go every look.
 CLEAR_MARGIN = 0.03
 # The mat counts as moved (the camera knocked or turned) when two of its corner squares at
-# least look otherwise in the tiny copy than when it was found: their grey over that of the
-# rows around them (ANCHOR_REACH tiny pixels each way) changed by more than ANCHOR_CHANGE.
-# A square's black border and cells make it about half as light as the paper around it;
-# moved off, its place shows paper.
+# least look otherwise in the tiny copy than when it was found: their pattern of black and
+# white (each tiny pixel over the square's mean grey) differs by more than ANCHOR_CHANGE on
+# average. A camera moved a tiny pixel (8 pixels at 640 x 480) moves that pattern; light
+# that changes scales it.
 ANCHOR_CHANGE = 0.15
-ANCHOR_REACH = 10
 
 
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
@@ -385,7 +384,7 @@ class RevealTracker:
         self._mat_t: float | None = None
         self._mat_size: tuple[int, ...] | None = None  # the size of the picture it was found in
         # How the mat's corner squares looked in the tiny copy when it was found there.
-        self._anchors: list[tuple[tuple[int, ...], float]] = []
+        self._anchors: list[tuple[tuple[int, ...], np.ndarray]] = []
         self.markers_seen: tuple[int, ...] = ()
         # The slots where a card may go unread, seen too much from the side or from too far
         # (``slot_looks``), as the mat was last looked at.
@@ -531,7 +530,7 @@ class RevealTracker:
         light changed. A hand over one square is not enough."""
         if not self._anchors:
             return False
-        changed = sum(abs(_look(small, box) - look) > ANCHOR_CHANGE
+        changed = sum(float(np.abs(_look(small, box) - look).mean()) > ANCHOR_CHANGE
                       for box, look in self._anchors)
         return changed >= min(2, len(self._anchors))
 
@@ -560,17 +559,17 @@ class RevealTracker:
         return {name: ZoneReading(p.label, p.score) for name, (_, p) in best.items()}
 
 
-def _look(small: np.ndarray, box: tuple[int, int, int, int]) -> float:
-    """How the tiny pixels of ``box`` (x0, y0, x1, y1) look against the rows they lie in:
-    their mean grey over the median of those rows nearby (``ANCHOR_REACH`` each way). Light
-    that changes (a lamp's flicker banding the rows, an exposure adapting) changes both
-    alike."""
+def _look(small: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The tiny pixels of ``box`` (x0, y0, x1, y1) over their mean: the square's pattern of
+    black and white, whatever the light (a lamp's flicker banding the rows, an exposure
+    adapting, scale it all alike)."""
     x0, y0, x1, y1 = box
-    rows = small[y0:y1, max(0, x0 - ANCHOR_REACH):x1 + ANCHOR_REACH]
-    return float(small[y0:y1, x0:x1].mean()) / (float(np.median(rows)) + 1.0)
+    inside = small[y0:y1, x0:x1].astype(np.float32)
+    return inside / (float(inside.mean()) + 1.0)
 
 
-def _anchors(view: MatView, small: np.ndarray, shape) -> list[tuple[tuple[int, ...], float]]:
+def _anchors(view: MatView, small: np.ndarray, shape
+             ) -> list[tuple[tuple[int, ...], np.ndarray]]:
     """Each of the mat's corner squares lying wholly in the tiny copy ``small`` of a picture
     of ``shape``: the box of tiny pixels it covers there, and how it looks (``_look``)."""
     h, w = small.shape[:2]
