@@ -310,6 +310,49 @@ def test_a_still_picture_at_another_size_is_a_change():
     assert tracker.lying == {"a": "vampire"}
 
 
+def test_a_still_picture_without_the_mat_is_looked_at_every_few_seconds_not_every_frame():
+    """The mat never found, the picture still: a look (milliseconds on a Pi) every mat_every
+    seconds, not on every frame."""
+    table = Table()
+    looks = []
+    tracker = RevealTracker(ColourRecognizer(), mat_every=2.0,
+                            find_markers=lambda image: looks.append(1) or {})
+    still = table.frame().image
+    for i in range(150):  # ten seconds at 15 frames a second
+        tracker.feed(Frame(still, i / 15))
+    assert 4 <= len(looks) <= 6, len(looks)
+
+
+def test_three_corner_squares_covered_pause_the_reading_and_lose_no_card():
+    """Hands over three of the four corner squares: the mat may have moved and is not found
+    again, so no card is read through its old view (the card lying there is not taken either);
+    once the squares show again, reading goes on with the same view."""
+    from vision.mat import MARKERS, marker_corners_mm
+
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    events = []
+    for _ in range(3):
+        events += tracker.feed(table.frame(card))
+    assert events == [CardLaid("vampire", "a", 0.9)]
+    view = tracker.mat
+    middles = [cv2.perspectiveTransform(marker_corners_mm(i).mean(axis=0).reshape(1, 1, 2)
+                                        .astype(np.float32), table.hom)[0, 0]
+               for i in sorted(MARKERS)[:3]]
+    for _ in range(12):
+        frame = table.frame(card)
+        for x, y in middles:
+            cv2.circle(frame.image, (int(x), int(y)), 45, (120, 150, 200), -1)
+        events += tracker.feed(frame)
+    assert tracker.mat is view and "look moved or covered" in tracker.message
+    assert tracker.placed == [] and events == [CardLaid("vampire", "a", 0.9)]
+    for _ in range(3):
+        events += tracker.feed(table.frame(card))
+    assert tracker.mat is view and [p.zone for p in tracker.placed] == ["a"]
+    assert events == [CardLaid("vampire", "a", 0.9)] and tracker.lying == {"a": "vampire"}
+
+
 def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():
     """The camera is knocked sideways: slot B now lies where slot A was. Through the old view
     of the mat, a card laid in B was placed in A, and reported there, until the next look

@@ -52,11 +52,13 @@ MIN_CARD_PX = 60
 # a pixel from one look to the next, and a view lying on a bound would otherwise make the
 # warning come and go every look.
 CLEAR_MARGIN = 0.03
-# The mat counts as moved (the camera knocked or turned) when two of its corner squares at
-# least look otherwise in the tiny copy than when it was found: their pattern of black and
-# white (each tiny pixel over the square's mean grey) differs by more than ANCHOR_CHANGE on
-# average. A camera moved a tiny pixel (8 pixels at 640 x 480) moves that pattern; light
-# that changes scales it.
+# The mat may have moved (the camera knocked or turned) when two of its corner squares at
+# least show another pattern in the tiny copy than when it was found: each tiny pixel over the
+# square's mean grey differs by more than ANCHOR_CHANGE on average. Light that changes scales
+# the pattern (0.01 to 0.08 measured); a camera moved 2 to 4 pixels at 640 x 480 moves it
+# (0.15 to 0.34), and so does a hand over the square or a picture blurred while the camera
+# focuses. The mat is then looked for at once; until it is found, or the squares look as
+# they did, no card is read.
 ANCHOR_CHANGE = 0.15
 
 
@@ -394,6 +396,8 @@ class RevealTracker:
         self._last_small: np.ndarray | None = None
         self._seen_size: tuple[int, ...] | None = None  # the last examined picture's size
         self._tried_t: float | None = None  # when the mat was last looked for
+        # Two corner squares changed and the mat not found again since: cards are not read.
+        self._doubt = False
         self._last_readings: dict[str, ZoneReading] | None = None
         self.examined = 0  # frames that went through detection and recognition
         self.skipped = 0  # frames in which nothing moved
@@ -410,9 +414,10 @@ class RevealTracker:
     def _small(self, image: np.ndarray) -> np.ndarray:
         """A tiny grey copy, about ``check_width`` pixels wide: the green channel (most of a
         sensor's light, and grey enough to see movement) at every step-th pixel, then each k
-        x k of those averaged, k at least 4. Sixteen samples a pixel or more keep a camera's
-        noise at high gain (a dim room: 6 to 10 grey levels, pixel by pixel) well under
-        ``change_level``: with four, every still frame was examined again."""
+        x k of those averaged (k 4 for pictures 4 x ``check_width`` wide or more: 16 samples
+        a pixel). That keeps a camera's noise at high gain (a dim room: 6 to 10 grey levels,
+        pixel by pixel) well under ``change_level``: with four samples, every still frame was
+        examined again."""
         import cv2
 
         step = max(1, image.shape[1] // (4 * self.check_width))
@@ -443,10 +448,14 @@ class RevealTracker:
             # again with the mat as found there. While the mat is not known, a still picture
             # is looked at again every mat_every seconds (a look can fail on a hand, or on a
             # picture still settling).
-            retry = (self.mat is None and t is not None and self._tried_t is not None
-                     and t - self._tried_t >= self.mat_every)
+            retry = ((self.mat is None or self._doubt) and t is not None
+                     and self._tried_t is not None and t - self._tried_t >= self.mat_every)
             looked = ((self._mat_looked_at is not self._last_small or retry)
                       and self._update_mat(image, t, small))
+            if not looked and self._mat_looked_at is small:
+                # Looked at in vain: like the picture it stands for, it needs no look again
+                # before the next retry is due.
+                self._mat_looked_at = self._last_small
             if not looked:
                 self.skipped += 1
                 if self._last_readings is None:
@@ -457,7 +466,7 @@ class RevealTracker:
         self._seen_size = image.shape[:2]
         if not looked:
             self._update_mat(image, t, small)
-        if self.mat is None:
+        if self.mat is None or self._doubt:
             self._last_readings = None
             self.placed = []
             return []
@@ -483,10 +492,15 @@ class RevealTracker:
         # another size (a webcam plugged in again, at its own default) has it elsewhere.
         resized = self.mat is not None and image.shape[:2] != self._mat_size
         # A camera knocked or turned has the mat elsewhere at once: a card laid then would be
-        # placed through the old view, in the wrong slot, until the next look.
-        moved = self.mat is not None and not resized and self._mat_moved(small)
+        # placed through the old view, in the wrong slot, until the next look. Two of the
+        # corner squares changed (or the only one followed) call for a look at once.
+        changed, tracked = (self._squares_changed(small) if self.mat is not None and not resized
+                            else (0, 0))
+        moved = changed >= 2 or 0 < tracked == changed
+        if self._doubt and changed < 2:
+            self._doubt = False  # the squares look as they did again (a hand, a blur passed)
         due = (self.mat is None or t is None or self._mat_t is None or resized or moved
-               or t - self._mat_t >= self.mat_every)
+               or self._doubt or t - self._mat_t >= self.mat_every)
         if not due:
             return False
         if resized:
@@ -497,6 +511,7 @@ class RevealTracker:
         view = mat_from_markers(markers)
         if view is not None:
             self.mat, self._mat_t, self._mat_size = view, t, image.shape[:2]
+            self._doubt = False
             self._anchors = _anchors(view, small, image.shape)
             size = (image.shape[1], image.shape[0])
             # A slot said to be poor stays so until its look is clear of every bound.
@@ -507,10 +522,16 @@ class RevealTracker:
                 f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
                 "companion camera-check.")
             return True
-        if moved:
-            self._forget_mat()  # moved, and not found where it is now: its old view misleads
+        # Two squares changed and the mat not found again: the camera may have moved, and no
+        # card is placed through the old view until the mat is found, or the squares look as
+        # they did (a hand over them, a blurred picture while the camera focuses).
+        self._doubt = self._doubt or changed >= 2
         if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
+        elif self._doubt:
+            self.message = ("The mat's corner squares look moved or covered ("
+                            + describe_markers(markers) + "): no card is read until the mat "
+                            "is found again.")
         else:
             self.message = ("The mat's corner squares are hidden (" + describe_markers(markers)
                             + "): going by where the mat was.")
@@ -519,20 +540,19 @@ class RevealTracker:
     def _forget_mat(self) -> None:
         """The mat's view no longer holds: nothing seen through it stands either."""
         self.mat = None
+        self._doubt = False
         self.slots_poor = ()
         self._anchors = []
         self._last_readings = None
         self.placed = []
 
-    def _mat_moved(self, small: np.ndarray) -> bool:
-        """Whether two of the mat's corner squares at least (every one, with fewer in view)
-        look otherwise than when the mat was found: the camera was knocked or turned, or the
-        light changed. A hand over one square is not enough."""
-        if not self._anchors:
-            return False
+    def _squares_changed(self, small: np.ndarray) -> tuple[int, int]:
+        """How many of the mat's corner squares that were in view when it was found show
+        another pattern now (``ANCHOR_CHANGE``), of how many: the camera was knocked or
+        turned, or a hand or a blur hides them."""
         changed = sum(float(np.abs(_look(small, box) - look).mean()) > ANCHOR_CHANGE
                       for box, look in self._anchors)
-        return changed >= min(2, len(self._anchors))
+        return changed, len(self._anchors)
 
     def region(self, shape) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1): the part of the picture where a card lying in a slot can be (see
