@@ -340,17 +340,22 @@ def test_three_corner_squares_covered_pause_the_reading_and_lose_no_card():
     middles = [cv2.perspectiveTransform(marker_corners_mm(i).mean(axis=0).reshape(1, 1, 2)
                                         .astype(np.float32), table.hom)[0, 0]
                for i in sorted(MARKERS)[:3]]
-    for _ in range(12):
+    seen = []
+    for _ in range(40):  # under three seconds
         frame = table.frame(card)
         for x, y in middles:
             cv2.circle(frame.image, (int(x), int(y)), 45, (120, 150, 200), -1)
         events += tracker.feed(frame)
+        seen.append(tracker.sees_mat)
     assert tracker.mat is view and "look moved or covered" in tracker.message
     assert tracker.placed == [] and events == [CardLaid("vampire", "a", 0.9)]
+    # Said to the screen only once the doubt has lasted mat_every seconds (a hand passes).
+    assert seen[:25] == [True] * 25 and seen[-5:] == [False] * 5
     for _ in range(3):
         events += tracker.feed(table.frame(card))
-    assert tracker.mat is view and [p.zone for p in tracker.placed] == ["a"]
+    assert tracker.mat is not None and [p.zone for p in tracker.placed] == ["a"]
     assert events == [CardLaid("vampire", "a", 0.9)] and tracker.lying == {"a": "vampire"}
+    assert tracker.sees_mat
 
 
 def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():

@@ -398,6 +398,8 @@ class RevealTracker:
         self._tried_t: float | None = None  # when the mat was last looked for
         # Two corner squares changed and the mat not found again since: cards are not read.
         self._doubt = False
+        self._doubt_t: float | None = None  # since when
+        self._now: float | None = None  # the last picture's time
         self._last_readings: dict[str, ZoneReading] | None = None
         self.examined = 0  # frames that went through detection and recognition
         self.skipped = 0  # frames in which nothing moved
@@ -406,6 +408,19 @@ class RevealTracker:
     @property
     def lying(self) -> dict[str, str | None]:
         return self.logic.lying
+
+    @property
+    def sees_mat(self) -> bool:
+        """Whether the mat is in view, as the players and staff are to be told: not while it
+        is unknown, nor once its view has been in doubt (corner squares covered or moved) for
+        ``mat_every`` seconds; a doubt that passes sooner (a hand, a blur) is not worth a
+        warning."""
+        if self.mat is None:
+            return False
+        if not self._doubt:
+            return True
+        return (self._now is not None and self._doubt_t is not None
+                and self._now - self._doubt_t < self.mat_every)
 
     def assume(self, zone: str, label: str | None) -> None:
         """See RevealLogic.assume: e.g. the card the players picked for an unread one."""
@@ -439,6 +454,7 @@ class RevealTracker:
         """One camera frame -> the events it completes (usually none)."""
         image = frame.image if isinstance(frame, Frame) else frame
         t = frame.t if isinstance(frame, Frame) else None
+        self._now = t
         small = self._small(image)
         looked = False
         # A picture of another size is a change, though its tiny copy may be the same size.
@@ -525,7 +541,8 @@ class RevealTracker:
         # Two squares changed and the mat not found again: the camera may have moved, and no
         # card is placed through the old view until the mat is found, or the squares look as
         # they did (a hand over them, a blurred picture while the camera focuses).
-        self._doubt = self._doubt or changed >= 2
+        if changed >= 2 and not self._doubt:
+            self._doubt, self._doubt_t = True, t
         if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         elif self._doubt:

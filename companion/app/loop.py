@@ -174,7 +174,8 @@ class App:
             # For the operator's camera check, and a warning while the mat is not seen or a
             # slot may go unread. Not known until the tracker has looked at a frame.
             looked = getattr(tracker, "examined", 1) > 0
-            changed = self.ctl.set_mat_found(tracker.mat is not None if looked else None,
+            sees = getattr(tracker, "sees_mat", tracker.mat is not None)
+            changed = self.ctl.set_mat_found(sees if looked else None,
                                              tuple(getattr(tracker, "slots_poor", ())))
             if changed and self.say is not None and getattr(tracker, "message", None):
                 self.say(f"camera: {tracker.message}")
