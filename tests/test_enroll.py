@@ -103,6 +103,21 @@ def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
     assert "I cannot see one card in slot A." in said[0], said
 
 
+def test_an_outline_found_outside_the_empty_slot_is_no_card_of_another_size(tmp_path):
+    """Slot A empty, and the one outline found is a corner square (the only quad in view is
+    taken when none lies in the slot): no card is there, so no word of the mat's size."""
+    from vision.mat import marker_corners_mm
+
+    table = Table()
+    square = cv2.perspectiveTransform(marker_corners_mm(0).reshape(-1, 1, 2).astype(np.float32),
+                                      table.hom).reshape(4, 2)
+    source = folder_camera(tmp_path, [table.frame()])
+    said = []
+    enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [square],
+           ask=scripted(""), say=said.append, flush=0, attempts=1)
+    assert "I cannot see one card in slot A." in said[0], said
+
+
 def test_a_reference_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     """Written to a file beside it, then put in place in one step: a power cut (here, the
     step failing) leaves no half-written picture, only a message."""

@@ -54,10 +54,10 @@ class CheckReport:
 
     def misfit_line(self) -> str:
         """Cards read in the slots that the mat says are no card's size: the mat was printed
-        at another size than its own (A3 paper at "fit to page", or on A4)."""
+        at another size than its own (shrunk onto A4: A3 printed "fit to page" is read)."""
         return (f"The cards in the slots look {self.misfit:.1f} times as large as a card on "
                 "this mat should, so they are not read: the mat was printed at another size. "
-                "Print it at 100 % on A3 paper (not \"fit to page\"): its corner squares must "
+                "Print it on A3 paper at 100 % (not shrunk onto A4): its corner squares must "
                 "measure 40 mm.")
 
     def mat_line(self) -> str:

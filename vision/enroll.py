@@ -144,15 +144,17 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                 view = mat_from_markers(detect_markers(image))
                 quad = pick_card(find_cards(image), view, slot)
                 if quad is None or not card_size_ok(quad, view):
-                    if quad is not None and view is not None and not slot_outline(quad, view,
-                                                                                  slot):
+                    if (quad is not None and view is not None
+                            and (zone := view.zone_of(quad)) is not None and zone.name == slot
+                            and not slot_outline(quad, view, slot)):
                         # One card in the slot, but of no card's size on the mat: the mat was
-                        # printed at another size (on A4, or at "fit to page").
+                        # printed at another size (shrunk onto A4). Not a marker or other
+                        # outline found elsewhere when the slot is empty.
                         say(f"The card in slot {slot.upper()} looks "
                             f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
-                            "should: the mat was printed at another size. Print it at 100 % on "
-                            "A3 paper (not \"fit to page\"): its corner squares must measure "
-                            "40 mm.")
+                            "should: the mat was printed at another size. Print it on A3 "
+                            "paper at 100 % (not shrunk onto A4): its corner squares must "
+                            "measure 40 mm.")
                     else:
                         where = f"in slot {slot.upper()}" if view is not None else "on its own"
                         say(f"I cannot see one card {where}. Lay the {pretty(label)} card flat "
