@@ -63,11 +63,25 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        if not _output_gone():
+            raise  # another pipe broke (a journal, a child): not ours to hide
         # Whoever read the output went away (`| head`): nothing more to say to them, and no
         # second error when Python flushes the pipe at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
         return 141
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _output_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone (the system reports an error
+    on it): nothing more can be written there."""
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & select.POLLERR for _, events in poller.poll(0))

@@ -126,3 +126,23 @@ def test_output_cut_short_by_its_reader_is_no_error(tmp_path):
         shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.stdout.count("\n") == 1 and '"ghost"' in done.stdout
     assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+
+
+def test_a_broken_pipe_other_than_the_output_is_not_hidden(monkeypatch):
+    """Only the output's own reader going away ends a command quietly: a pipe to anything else
+    breaking is an error to see."""
+    import argparse
+
+    import companion.cli as cli
+
+    def fails(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def parser():
+        p = argparse.ArgumentParser(prog="companion")
+        p.add_subparsers(dest="command").add_parser("x").set_defaults(func=fails)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    with pytest.raises(BrokenPipeError):
+        cli.main(["x"])
