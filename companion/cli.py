@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _output_gone() -> bool:
-    """Whether standard output is a pipe whose reader has gone (the system reports an error
-    on it): nothing more can be written there."""
+    """Whether standard output is a pipe or socket whose reader has gone (the system reports
+    it as broken or hung up): nothing more can be written there."""
     import select
 
     try:
@@ -84,4 +84,9 @@ def _output_gone() -> bool:
         return False
     poller = select.poll()
     poller.register(fd, select.POLLOUT)
-    return any(events & select.POLLERR for _, events in poller.poll(0))
+    # A pipe reports POLLERR, a stream socket (the journal) POLLHUP.
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -332,6 +332,10 @@ def test_the_loop_tells_the_controller_whether_the_camera_sees_the_mat():
     t[0] += 0.5
     app.step()
     assert ctl.slots_poor == ("b",)
+    Feed.tracker.sees_mat = False  # its view in doubt for long (corner squares covered)
+    t[0] += 0.5
+    app.step()
+    assert ctl.mat_found is False
 
 
 def test_a_camera_mounted_too_much_from_the_side_is_said_on_the_table_screen():

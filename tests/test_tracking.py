@@ -358,6 +358,59 @@ def test_three_corner_squares_covered_pause_the_reading_and_lose_no_card():
     assert tracker.sees_mat
 
 
+def _spoiled_squares(tracker, image, n=2):
+    """``image`` with the four most contrasted tiny pixels of ``n`` tracked corner squares
+    inverted (8 x 8 pixels each at 640 x 480): their pattern changes, the picture hardly."""
+    small = tracker._small(image)
+    out = image.copy()
+    for (x0, y0, x1, y1), _ in tracker._anchors[:n]:
+        sub = small[y0:y1, x0:x1].astype(float)
+        for i in np.argsort(-np.abs(sub - sub.mean()).ravel())[:4]:
+            yy, xx = divmod(int(i), x1 - x0)
+            x, y = (x0 + xx) * 8, (y0 + yy) * 8
+            out[y:y + 8, x:x + 8] = 255 - out[y:y + 8, x:x + 8]
+    return out
+
+
+def test_a_view_in_doubt_feeds_no_reading_from_a_still_picture():
+    """Two squares changed in a picture judged still, the mat not found again: the readings
+    taken before the doubt are not fed to the slots either (they made a card laid)."""
+    from vision.mat import detect_markers
+
+    table = Table(noise=0)
+    failing = {"on": False}
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=3, find_markers=lambda image:
+                            {} if failing["on"] else detect_markers(image))
+    tracker.feed(table.frame())
+    laid = table.frame([("vampire", slot_centre("a"), 0.0)])
+    events = tracker.feed(laid)
+    spoiled = _spoiled_squares(tracker, laid.image)
+    assert not tracker.changed(tracker._small(spoiled))
+    failing["on"] = True
+    for i in range(6):
+        events += tracker.feed(Frame(spoiled, laid.t + (i + 1) / 15))
+    assert tracker._doubt and events == [] and tracker.placed == []
+
+
+def test_squares_shown_again_in_a_still_picture_have_it_read():
+    """In doubt, a card is laid; then the squares look as they did in pictures judged still,
+    and a look there fails (glare): the picture is read all the same, with the kept view."""
+    from vision.mat import detect_markers
+
+    table = Table(noise=0)
+    failing = {"on": False}
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=3, find_markers=lambda image:
+                            {} if failing["on"] else detect_markers(image))
+    tracker.feed(Frame(table.frame().image, 0.0))
+    failing["on"] = True
+    laid = table.frame([("vampire", slot_centre("a"), 0.0)])
+    events = tracker.feed(Frame(_spoiled_squares(tracker, laid.image), 3.0))
+    assert tracker._doubt and events == []
+    for i in range(1, 60):
+        events += tracker.feed(Frame(laid.image, 3.0 + i / 15))
+    assert not tracker._doubt and events == [CardLaid("vampire", "a", 0.9)]
+
+
 def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():
     """The camera is knocked sideways: slot B now lies where slot A was. Through the old view
     of the mat, a card laid in B was placed in A, and reported there, until the next look

@@ -54,11 +54,12 @@ MIN_CARD_PX = 60
 CLEAR_MARGIN = 0.03
 # The mat may have moved (the camera knocked or turned) when two of its corner squares at
 # least show another pattern in the tiny copy than when it was found: each tiny pixel over the
-# square's mean grey differs by more than ANCHOR_CHANGE on average. Light that changes scales
-# the pattern (0.01 to 0.08 measured); a camera moved 2 to 4 pixels at 640 x 480 moves it
-# (0.15 to 0.34), and so does a hand over the square or a picture blurred while the camera
-# focuses. The mat is then looked for at once; until it is found, or the squares look as
-# they did, no card is read.
+# square's mean grey differs by more than ANCHOR_CHANGE on average. Light that changes evenly
+# scales the pattern (0.01 to 0.08 measured); a camera moved 2 to 4 pixels at 640 x 480 moves
+# it (0.15 to 0.34), and so may a hand over the square, a picture blurred while the camera
+# focuses, or uneven light (a lamp's gradient, a shadow's edge: 0.17 to 0.44). The mat is
+# then looked for at once; until it is found, or the squares look as they did, no card is
+# read. With one square in view, it is looked for at once but never doubted.
 ANCHOR_CHANGE = 0.15
 
 
@@ -413,8 +414,9 @@ class RevealTracker:
     def sees_mat(self) -> bool:
         """Whether the mat is in view, as the players and staff are to be told: not while it
         is unknown, nor once its view has been in doubt (corner squares covered or moved) for
-        ``mat_every`` seconds; a doubt that passes sooner (a hand, a blur) is not worth a
-        warning."""
+        ``mat_every`` seconds since it was last found; a doubt that passes sooner (a hand, a
+        blur) is not worth a warning. Frames without a time (plain pictures) have no such
+        grace, and a still one is not looked at again."""
         if self.mat is None:
             return False
         if not self._doubt:
@@ -429,10 +431,10 @@ class RevealTracker:
     def _small(self, image: np.ndarray) -> np.ndarray:
         """A tiny grey copy, about ``check_width`` pixels wide: the green channel (most of a
         sensor's light, and grey enough to see movement) at every step-th pixel, then each k
-        x k of those averaged (k 4 for pictures 4 x ``check_width`` wide or more: 16 samples
-        a pixel). That keeps a camera's noise at high gain (a dim room: 6 to 10 grey levels,
-        pixel by pixel) well under ``change_level``: with four samples, every still frame was
-        examined again."""
+        x k of those averaged (k 4 or more for pictures 4 x ``check_width`` wide or more: 16
+        samples a pixel or more). That keeps a camera's noise at high gain (a dim room: 6 to
+        10 grey levels, pixel by pixel) well under ``change_level``: with four samples, every
+        still frame was examined again."""
         import cv2
 
         step = max(1, image.shape[1] // (4 * self.check_width))
@@ -466,12 +468,20 @@ class RevealTracker:
             # picture still settling).
             retry = ((self.mat is None or self._doubt) and t is not None
                      and self._tried_t is not None and t - self._tried_t >= self.mat_every)
+            was_doubt = self._doubt
             looked = ((self._mat_looked_at is not self._last_small or retry)
                       and self._update_mat(image, t, small))
             if not looked and self._mat_looked_at is small:
                 # Looked at in vain: like the picture it stands for, it needs no look again
                 # before the next retry is due.
                 self._mat_looked_at = self._last_small
+            if not looked and self._doubt:
+                # In doubt, no reading stands, old or new.
+                self.skipped += 1
+                self._last_readings, self.placed = None, []
+                return []
+            # The squares look as they did again in a picture judged still: read it.
+            looked = looked or (was_doubt and self.mat is not None)
             if not looked:
                 self.skipped += 1
                 if self._last_readings is None:
@@ -514,7 +524,9 @@ class RevealTracker:
                             else (0, 0))
         moved = changed >= 2 or 0 < tracked == changed
         if self._doubt and changed < 2:
-            self._doubt = False  # the squares look as they did again (a hand, a blur passed)
+            # The squares look as they did again (a hand, a blur passed): the view holds.
+            self._doubt = False
+            self.message = self._found_message()
         due = (self.mat is None or t is None or self._mat_t is None or resized or moved
                or self._doubt or t - self._mat_t >= self.mat_every)
         if not due:
@@ -527,22 +539,23 @@ class RevealTracker:
         view = mat_from_markers(markers)
         if view is not None:
             self.mat, self._mat_t, self._mat_size = view, t, image.shape[:2]
-            self._doubt = False
+            self._doubt, self._doubt_t = False, None
             self._anchors = _anchors(view, small, image.shape)
             size = (image.shape[1], image.shape[0])
             # A slot said to be poor stays so until its look is clear of every bound.
             self.slots_poor = tuple(
                 look.zone for look in slot_looks(view, size, self.zones)
                 if look.poor or (look.zone in self.slots_poor and not look.clear))
-            self.message = "Mat found." if not self.slots_poor else (
-                f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
-                "companion camera-check.")
+            self.message = self._found_message()
             return True
         # Two squares changed and the mat not found again: the camera may have moved, and no
         # card is placed through the old view until the mat is found, or the squares look as
         # they did (a hand over them, a blurred picture while the camera focuses).
         if changed >= 2 and not self._doubt:
-            self._doubt, self._doubt_t = True, t
+            # Since the first doubt the mat was not found after: squares covered and shown in
+            # turn by a moving arm do not restart the clock.
+            self._doubt = True
+            self._doubt_t = t if self._doubt_t is None else self._doubt_t
         if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         elif self._doubt:
@@ -554,10 +567,15 @@ class RevealTracker:
                             + "): going by where the mat was.")
         return False
 
+    def _found_message(self) -> str:
+        return "Mat found." if not self.slots_poor else (
+            f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
+            "companion camera-check.")
+
     def _forget_mat(self) -> None:
         """The mat's view no longer holds: nothing seen through it stands either."""
         self.mat = None
-        self._doubt = False
+        self._doubt, self._doubt_t = False, None
         self.slots_poor = ()
         self._anchors = []
         self._last_readings = None
