@@ -411,6 +411,27 @@ def test_squares_shown_again_in_a_still_picture_have_it_read():
     assert not tracker._doubt and events == [CardLaid("vampire", "a", 0.9)]
 
 
+def test_a_doubt_long_after_the_last_one_is_not_warned_of_at_once():
+    """A doubt that passed, then a quiet minute, then squares covered again: the new doubt
+    gets its own mat_every seconds before the screen is told (an arm passing is no fault)."""
+    table, rec = Table(), ColourRecognizer()
+    tracker = RevealTracker(rec, stable_frames=2)
+    clean = table.frame()
+    tracker.feed(Frame(clean.image, 0.0))
+    covered = _spoiled_squares(tracker, clean.image, n=4)
+    failing = {"on": True}
+    find = tracker._find_markers
+    tracker._find_markers = lambda image: {} if failing["on"] else find(image)
+    tracker.feed(Frame(covered, 0.1))
+    assert tracker._doubt
+    tracker.feed(Frame(clean.image, 0.2))  # the squares look as they did: the doubt passes
+    assert not tracker._doubt and tracker.sees_mat
+    tracker.feed(Frame(covered, 60.0))  # a minute later, covered again
+    assert tracker._doubt and tracker.sees_mat  # not warned of yet
+    tracker.feed(Frame(covered, 63.0))
+    assert not tracker.sees_mat
+
+
 def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():
     """The camera is knocked sideways: slot B now lies where slot A was. Through the old view
     of the mat, a card laid in B was placed in A, and reported there, until the next look

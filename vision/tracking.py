@@ -400,6 +400,7 @@ class RevealTracker:
         # Two corner squares changed and the mat not found again since: cards are not read.
         self._doubt = False
         self._doubt_t: float | None = None  # since when
+        self._cleared_t: float | None = None  # when the last doubt passed without a look
         self._now: float | None = None  # the last picture's time
         self._last_readings: dict[str, ZoneReading] | None = None
         self.examined = 0  # frames that went through detection and recognition
@@ -463,9 +464,9 @@ class RevealTracker:
         if image.shape[:2] == self._seen_size and not self.changed(small):
             # A picture that settled after a change the mat was not looked for in (a look is
             # due at most every mat_every seconds) is looked at once it is due, and read
-            # again with the mat as found there. While the mat is not known, a still picture
-            # is looked at again every mat_every seconds (a look can fail on a hand, or on a
-            # picture still settling).
+            # again with the mat as found there. While the mat is not known or its view is in
+            # doubt, a still picture is looked at again every mat_every seconds (a look can
+            # fail on a hand, or on a picture still settling).
             retry = ((self.mat is None or self._doubt) and t is not None
                      and self._tried_t is not None and t - self._tried_t >= self.mat_every)
             was_doubt = self._doubt
@@ -525,7 +526,7 @@ class RevealTracker:
         moved = changed >= 2 or 0 < tracked == changed
         if self._doubt and changed < 2:
             # The squares look as they did again (a hand, a blur passed): the view holds.
-            self._doubt = False
+            self._doubt, self._cleared_t = False, t
             self.message = self._found_message()
         due = (self.mat is None or t is None or self._mat_t is None or resized or moved
                or self._doubt or t - self._mat_t >= self.mat_every)
@@ -552,10 +553,11 @@ class RevealTracker:
         # card is placed through the old view until the mat is found, or the squares look as
         # they did (a hand over them, a blurred picture while the camera focuses).
         if changed >= 2 and not self._doubt:
-            # Since the first doubt the mat was not found after: squares covered and shown in
-            # turn by a moving arm do not restart the clock.
-            self._doubt = True
-            self._doubt_t = t if self._doubt_t is None else self._doubt_t
+            # A doubt that comes back within mat_every seconds of passing (an arm covering and
+            # showing the squares in turn) goes on with its clock; a later one starts anew.
+            again = (t is not None and self._doubt_t is not None and self._cleared_t is not None
+                     and t - self._cleared_t < self.mat_every)
+            self._doubt, self._doubt_t = True, self._doubt_t if again else t
         if self.mat is None:
             self.message = "The mat is not in view: " + describe_markers(markers) + "."
         elif self._doubt:
