@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from vision.mat import (
+    REPRINT_MAT,
     ZONES,
     MatView,
     describe_markers,
@@ -56,9 +57,7 @@ class CheckReport:
         """Cards read in the slots that the mat says are no card's size: the mat was printed
         at another size than its own (shrunk onto A4: A3 printed "fit to page" is read)."""
         return (f"The cards in the slots look {self.misfit:.1f} times as large as a card on "
-                "this mat should, so they are not read: the mat was printed at another size. "
-                "Print it on A3 paper at 100 % (not shrunk onto A4): its corner squares must "
-                "measure 40 mm.")
+                f"this mat should, so they are not read: {REPRINT_MAT}")
 
     def mat_line(self) -> str:
         if self.mat is None:
@@ -158,7 +157,6 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
     picture = draw(image, markers, view, cards, recognizer is not None, slots)
     misfit = float(np.median(misfits)) if misfits else None
     return CheckReport(markers, view, cards, recognizer is not None, picture, slots, misfit)
-
 
 
 def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:

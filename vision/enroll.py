@@ -16,7 +16,14 @@ from typing import Any
 import numpy as np
 
 from companion.cards import IDENTITIES  # the game's cards, asked for in turn
-from vision.mat import MatView, detect_markers, mat_from_markers, zone_corners_mm, zone_named
+from vision.mat import (
+    REPRINT_MAT,
+    MatView,
+    detect_markers,
+    mat_from_markers,
+    zone_corners_mm,
+    zone_named,
+)
 
 LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 CARD_PX = (315, 440)  # width, height of a saved reference (5 px per mm)
@@ -152,9 +159,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                         # outline found elsewhere when the slot is empty.
                         say(f"The card in slot {slot.upper()} looks "
                             f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
-                            "should: the mat was printed at another size. Print it on A3 "
-                            "paper at 100 % (not shrunk onto A4): its corner squares must "
-                            "measure 40 mm.")
+                            f"should: {REPRINT_MAT}")
                     else:
                         where = f"in slot {slot.upper()}" if view is not None else "on its own"
                         say(f"I cannot see one card {where}. Lay the {pretty(label)} card flat "

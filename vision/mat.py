@@ -99,6 +99,10 @@ def marker_corners_mm(marker_id: int) -> np.ndarray:
 # ----------------------------------------------------------------------- finding the mat
 
 CARD_SIZE_TOLERANCE = 0.15
+# What to tell staff when cards on the mat measure another size than a card on it (see
+# ``MatView.times_a_card``): camera-check and enrolment say it alike.
+REPRINT_MAT = ("the mat was printed at another size. Print it on A3 paper at 100 % (not shrunk "
+               "onto A4): its corner squares must measure 40 mm.")
 MIN_MARKERS = 2  # two markers (8 corners) fix the homography; three or four make it robust
 
 
@@ -161,9 +165,9 @@ class MatView:
         """How many times as large as a card (CARD_W_MM x CARD_H_MM) the quad (image px)
         measures on the mat: the square root of the ratio of the areas. Real cards measure
         about 1.41 on a mat printed on A4 instead of A3."""
-        mm = self.image_to_mat(corners)
-        x, y = mm[:, 0], mm[:, 1]
-        area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+        import cv2
+
+        area = abs(cv2.contourArea(self.image_to_mat(corners).astype(np.float32)))
         return float(np.sqrt(area / (CARD_W_MM * CARD_H_MM)))
 
     def outline_px(self) -> np.ndarray:
