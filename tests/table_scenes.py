@@ -57,13 +57,17 @@ class Table:
         self.rng = np.random.default_rng(1)
         self.t = 0.0
 
+    def px(self, points_mm) -> np.ndarray:
+        """Mat millimetres (n x 2) -> this camera's picture pixels (n x 2)."""
+        pts = np.asarray(points_mm, np.float32).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.hom).reshape(-1, 2)
+
     def frame(self, cards=(), hand=None, hand_size=(70, 45), card_mm=(63, 88)):
         """``card_mm``: the cards' size in the mat's millimetres (larger: a mat printed
         smaller)."""
         image = self.base.copy()
         for label, (cx, cy), angle in cards:
-            box = cv2.boxPoints(((cx, cy), card_mm, angle)).reshape(-1, 1, 2)
-            quad = cv2.perspectiveTransform(box, self.hom).reshape(-1, 2)
+            quad = self.px(cv2.boxPoints(((cx, cy), card_mm, angle)))
             cv2.fillConvexPoly(image, quad.astype(np.int32), CARD_COLOURS[label], cv2.LINE_AA)
         if hand is not None:
             cv2.ellipse(image, hand, hand_size, 30, 0, 360, (120, 150, 200), -1)

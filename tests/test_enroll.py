@@ -94,8 +94,7 @@ def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
     from vision.mat import zone_corners_mm, zone_named
 
     table = Table()
-    outline = cv2.perspectiveTransform(zone_corners_mm(zone_named("a")).reshape(-1, 1, 2)
-                                       .astype(np.float32), table.hom).reshape(4, 2)
+    outline = table.px(zone_corners_mm(zone_named("a")))
     source = folder_camera(tmp_path, [table.frame()])
     said = []
     enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [outline],
@@ -109,8 +108,7 @@ def test_an_outline_found_outside_the_empty_slot_is_no_card_of_another_size(tmp_
     from vision.mat import marker_corners_mm
 
     table = Table()
-    square = cv2.perspectiveTransform(marker_corners_mm(0).reshape(-1, 1, 2).astype(np.float32),
-                                      table.hom).reshape(4, 2)
+    square = table.px(marker_corners_mm(0))
     source = folder_camera(tmp_path, [table.frame()])
     said = []
     enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [square],

@@ -292,6 +292,14 @@ def test_a_look_at_the_mat_that_fails_is_tried_again_though_the_picture_stays_st
     assert tracker.mat is not None and events == [CardLaid("ghost", "b", 0.9)]
 
 
+def _counting_looks(tracker, record=lambda image: 1) -> list:
+    """The tracker's looks for the mat from now on, each as ``record`` makes it."""
+    looks = []
+    find = tracker._find_markers
+    tracker._find_markers = lambda image: looks.append(record(image)) or find(image)
+    return looks
+
+
 def test_a_still_picture_at_another_size_is_a_change():
     """640 x 480 and 1280 x 960 pictures give tiny copies of one size: the same still table
     at the new size was skipped as unchanged, and the mat's old view kept."""
@@ -300,9 +308,7 @@ def test_a_still_picture_at_another_size_is_a_change():
     card = [("vampire", slot_centre("a"), 0.0)]
     for _ in range(3):
         tracker.feed(table.frame(card))
-    looks = []
-    find = tracker._find_markers
-    tracker._find_markers = lambda image: looks.append(image.shape) or find(image)
+    looks = _counting_looks(tracker, lambda image: image.shape)
     frame = table.frame(card)
     tracker.feed(Frame(cv2.resize(frame.image, (1280, 960), interpolation=cv2.INTER_NEAREST),
                        frame.t))
@@ -337,9 +343,7 @@ def test_three_corner_squares_covered_pause_the_reading_and_lose_no_card():
         events += tracker.feed(table.frame(card))
     assert events == [CardLaid("vampire", "a", 0.9)]
     view = tracker.mat
-    middles = [cv2.perspectiveTransform(marker_corners_mm(i).mean(axis=0).reshape(1, 1, 2)
-                                        .astype(np.float32), table.hom)[0, 0]
-               for i in sorted(MARKERS)[:3]]
+    middles = table.px([marker_corners_mm(i).mean(axis=0) for i in sorted(MARKERS)[:3]])
     seen = []
     for _ in range(40):  # under three seconds
         frame = table.frame(card)
@@ -441,8 +445,7 @@ def test_a_camera_knocked_aside_places_no_card_in_the_wrong_slot():
     for _ in range(2):
         tracker.feed(table.frame())
     assert tracker.mat is not None
-    a, b = (cv2.perspectiveTransform(np.float32([[slot_centre(z)]]), table.hom)[0, 0]
-            for z in ("a", "b"))
+    a, b = table.px([slot_centre("a"), slot_centre("b")])
     shift = np.float32([[1, 0, a[0] - b[0]], [0, 1, a[1] - b[1]]])
     events = []
     for _ in range(4):
@@ -533,9 +536,7 @@ def test_slots_seen_too_much_from_the_side_are_named():
                                "companion camera-check.")
     # Mounted again, with two cards lying: the mat's corner squares moved, so the mat is looked
     # for at once (not when the next look is due), and the cards are placed with the new view.
-    looks = []
-    find = tracker._find_markers
-    tracker._find_markers = lambda image: looks.append(1) or find(image)
+    looks = _counting_looks(tracker)
     good = S.mat_scene(deck, {"a": "vampire", "b": "ghost"}, rng=5, blur=0, noise=0).image
     events = tracker.feed(Frame(good, 0.5))
     assert looks == [1] and tracker.slots_poor == () and tracker.message == "Mat found."
@@ -555,9 +556,7 @@ def test_a_picture_that_settles_is_looked_at_for_the_mat_once_a_look_is_due():
             if label is not None}
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
     tracker.feed(Frame(S.mat_scene(deck, {}, rng=5, blur=0, noise=0).image, 0.0))
-    looks = []
-    find = tracker._find_markers
-    tracker._find_markers = lambda image: looks.append(1) or find(image)
+    looks = _counting_looks(tracker)
     laid = S.mat_scene(deck, {"a": "vampire", "b": "ghost"}, rng=5, blur=0, noise=0).image
     events = []
     for t in (0.5, 1.0, 1.5):
