@@ -362,7 +362,9 @@ class RevealTracker:
     ``change_level`` (grey levels, 0-255) and ``change_fraction`` (of the tiny copy's pixels):
     how much must move before a frame is examined again. ``check_width``: about the tiny
     copy's width in pixels. ``mat_every``: seconds between looks for the mat's markers while the
-    picture changes (the mat is also looked for whenever it is not known).
+    picture changes (the mat is also looked for whenever it is not known or in doubt, when the
+    pictures change size, and when its corner squares look moved: see ANCHOR_CHANGE; while
+    it is in doubt no card is read).
     ``find_markers``: the marker finder (tests may replace it).
     """
 
