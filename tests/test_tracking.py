@@ -704,3 +704,60 @@ def test_the_region_follows_the_picture_size_and_the_mat():
     x0, y0, x1, y1 = tracker.region((960, 1280))
     assert (x0, y0) == (0, 0)  # cut at the picture's edge, not wrapped round
     assert abs(x1 - (near[2] - 300)) < 16 and abs(y1 - (near[3] - 200)) < 16  # moved with it
+
+
+# ------------------------------------------------------------- a mat of another size
+
+ON_A4 = (89, 124)  # a real card's millimetres on a mat shrunk from A3 onto A4
+
+
+def test_cards_that_do_not_fit_the_mat_are_said_to_once_they_have_lain_a_while():
+    """A mat printed on A4: the cards in the slots measure 1.41 times a card on it and are
+    never read. Once that has lasted MISFIT_HOLD seconds, the table says why."""
+    from vision.tracking import MISFIT_HOLD
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    events = []
+    while table.t < MISFIT_HOLD - 0.2:
+        events += tracker.feed(table.frame(card, card_mm=ON_A4))
+    assert tracker.misfit is None and tracker.message == "Mat found."
+    while table.t < MISFIT_HOLD + 0.2:
+        events += tracker.feed(table.frame(card, card_mm=ON_A4))
+    assert events == [] and tracker.misfit == pytest.approx(1.41, abs=0.05)
+    assert tracker.message.startswith("Mat found, but the cards in the slots look 1.4 times as "
+                                      "large as a card on this mat should, so they are not read")
+    assert "A3" in tracker.message
+    # Taken away, the warning stays (the mat is no better); a card that fits ends it.
+    for _ in range(5):
+        tracker.feed(table.frame())
+    assert tracker.misfit is not None
+    events += [e for _ in range(3) for e in tracker.feed(table.frame(card))]
+    assert tracker.misfit is None and tracker.message == "Mat found."
+    assert events == [CardLaid("vampire", "a", 0.9)]
+
+
+def test_a_card_held_over_a_slot_for_a_moment_is_no_mat_of_another_size():
+    from vision.tracking import MISFIT_FRAMES
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    card = [("ghost", slot_centre("b"), 10.0)]
+    for _ in range(MISFIT_FRAMES // 2):  # nearer the camera, in a player's hand
+        tracker.feed(table.frame(card, card_mm=(76, 106)))
+    assert tracker.misfit is None
+    events = [e for _ in range(3) for e in tracker.feed(table.frame(card))]
+    for _ in range(3 * MISFIT_FRAMES):
+        tracker.feed(table.frame(card))
+    assert tracker.misfit is None and events == [CardLaid("ghost", "b", 0.9)]
+
+
+def test_cards_of_another_size_in_pictures_without_times_count_frames():
+    from vision.tracking import MISFIT_FRAMES
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    card = [("vampire", slot_centre("a"), 0.0), ("ghost", slot_centre("b"), 5.0)]
+    for _ in range(MISFIT_FRAMES - 1):
+        tracker.feed(table.frame(card, card_mm=ON_A4).image)
+    assert tracker.misfit is None
+    tracker.feed(table.frame(card, card_mm=ON_A4).image)
+    assert tracker.misfit == pytest.approx(1.41, abs=0.05)

@@ -25,6 +25,7 @@ from vision.mat import (
     CARD_H_MM,
     CARD_W_MM,
     MARKERS,
+    REPRINT_MAT,
     ZONES,
     MatView,
     Zone,
@@ -61,6 +62,12 @@ CLEAR_MARGIN = 0.03
 # then looked for at once; until it is found, or the squares look as they did, no card is
 # read. With one square in view, it is looked for at once but never doubted.
 ANCHOR_CHANGE = 0.15
+# Cards named in a slot that do not measure a card on the mat (``MatView.card_sized``) for
+# MISFIT_HOLD seconds (MISFIT_FRAMES frames without times), with no card named there that
+# does: the mat was printed at another size (on A4, real cards measure 1.41 times a card on
+# it), and no card will ever be read. A card held in the air over a slot does not last.
+MISFIT_HOLD = 1.5
+MISFIT_FRAMES = 20
 
 
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
@@ -405,6 +412,11 @@ class RevealTracker:
         self._cleared_t: float | None = None  # when the last doubt passed without a look
         self._now: float | None = None  # the last picture's time
         self._last_readings: dict[str, ZoneReading] | None = None
+        # How many times as large as a card on the mat the cards named in the slots measure,
+        # once that has lasted (see MISFIT_HOLD); None while cards fit. Kept until a card
+        # named in a slot fits, or the mat's view is dropped.
+        self.misfit: float | None = None
+        self._odd: tuple[float, float | None, int] | None = None  # (times, since t, since n)
         self.examined = 0  # frames that went through detection and recognition
         self.skipped = 0  # frames in which nothing moved
         self.message = "Looking for the mat."
@@ -487,6 +499,7 @@ class RevealTracker:
             looked = looked or (was_doubt and self.mat is not None)
             if not looked:
                 self.skipped += 1
+                self._watch_size(None, t)
                 if self._last_readings is None:
                     return []
                 return self.logic.feed(self._last_readings)
@@ -509,8 +522,14 @@ class RevealTracker:
         readings = [(r, np.asarray(r.corners, np.float32).reshape(4, 2) + offset) for r in read]
         # What does not measure a card on the mat (a slot's outline, a marker, a card still
         # in the air) is not a card lying there.
-        self.placed = [self._place(r, corners) for r, corners in readings
-                       if self.mat.card_sized(corners)]
+        every = [self._place(r, corners) for r, corners in readings]
+        sized = [self.mat.card_sized(p.corners) for p in every]
+        self.placed = [p for p, ok in zip(every, sized, strict=True) if ok]
+        self._watch_size([self.mat.times_a_card(p.corners)
+                          for p, ok in zip(every, sized, strict=True)
+                          if not ok and p.label is not None and p.zone is not None], t,
+                         fits=any(p.label is not None and p.zone is not None
+                                  for p in self.placed))
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
@@ -571,7 +590,35 @@ class RevealTracker:
                             + "): going by where the mat was.")
         return False
 
+    def _watch_size(self, odd: list[float] | None, t: float | None, *, fits: bool = False
+                    ) -> None:
+        """Judge whether the mat was printed at another size (``misfit``, MISFIT_HOLD) from
+        each frame: ``odd``, how many times a card on the mat each card named in a slot that
+        does not fit it measures (None: a still frame, as the last one examined); ``fits``: a
+        card named in a slot fits."""
+        n = self.examined + self.skipped
+        if odd is not None:
+            if fits or not odd:
+                self._odd = None
+            else:
+                since = self._odd[1:] if self._odd is not None else (t, n)
+                self._odd = (float(np.median(odd)), *since)
+        if fits and self.misfit is not None:
+            self.misfit = None
+            self.message = self._found_message()
+        if self._odd is None or self.misfit is not None:
+            return
+        times, t0, n0 = self._odd
+        lasted = (t - t0 >= MISFIT_HOLD if t is not None and t0 is not None
+                  else n - n0 + 1 >= MISFIT_FRAMES)
+        if lasted:
+            self.misfit = round(times, 2)
+            self.message = self._found_message()
+
     def _found_message(self) -> str:
+        if self.misfit is not None:
+            return (f"Mat found, but the cards in the slots look {self.misfit:.1f} times as "
+                    f"large as a card on this mat should, so they are not read: {REPRINT_MAT}")
         return "Mat found." if not self.slots_poor else (
             f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
             "companion camera-check.")
@@ -581,6 +628,7 @@ class RevealTracker:
         self.mat = None
         self._doubt, self._doubt_t = False, None
         self.slots_poor = ()
+        self.misfit, self._odd = None, None
         self._anchors = []
         self._last_readings = None
         self.placed = []
