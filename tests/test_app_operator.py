@@ -376,6 +376,63 @@ def test_a_camera_mounted_too_much_from_the_side_is_said_on_the_table_screen():
     assert journal == ["camera: Mat found."]
 
 
+def test_cards_that_do_not_fit_a_mat_printed_on_a4_are_said_on_the_table_screen():
+    """A mat shrunk onto A4: the real reader sees the cards, but they measure 1.41 times a
+    card on the mat and none is read. The players are told to pick the cards by hand, the
+    camera check and the staff's journal say what to do about it."""
+    from pathlib import Path
+
+    from companion.app.devices import CameraFeed, card_tracker
+    from vision import synthetic as S
+    from vision.frames import Frame
+    from vision.synthetic import ManualClock
+
+    clock = ManualClock()
+    picture = S.mat_scene(S.load_deck(), {"a": "cook"}, card_scale=1.41, rng=4).image
+
+    class A4Camera:
+        def read(self):
+            return Frame(picture.copy(), clock())
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    inputs: queue.Queue = queue.Queue()
+    ctl, journal = Controller(Game, camera=True), []
+    app = App(ctl, inputs=inputs, camera=CameraFeed(A4Camera(), card_tracker(cards), inputs),
+              clock=clock, say=journal.append)
+    for _ in range(8):
+        clock.advance(0.5)
+        app.step()
+    assert ctl.mat_found is True and ctl.mat_misfit == pytest.approx(1.41, abs=0.06)
+    assert inputs.empty() and ctl.slots_seen() == {}  # nothing read, nothing made up
+    assert len(journal) == 2 and journal[0] == "camera: Mat found."
+    assert journal[1].startswith("camera: Mat found, but the cards in the slots look 1.4 times")
+    assert "A3" in journal[1]
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    said = tr("en", "warn.misfit")
+    assert said.startswith("The cards do not fit the mat's slots, so the camera cannot read them")
+    lines = screen.wrap(said, 22, round(1250 * screen.scale))
+    assert len(lines) <= 2  # the screen shows two lines of a message: all of it
+    assert all(any(line == key[0] for key in screen._text) for line in lines)
+    assert camera_line(ctl, "en") == (
+        "Camera: mat found, but the cards in the slots look 1.4 times the size of a card on "
+        "it, so none is read. Print the mat on A3 at 100 % (not shrunk onto A4).")
+    assert "1.4배" in camera_line(ctl, "ko")
+
+
+def test_the_misfit_warning_goes_once_cards_fit_the_mat():
+    ctl = Controller(Game, camera=True)
+    assert ctl.set_mat_found(True, (), 1.41)
+    assert not ctl.set_mat_found(True, (), 1.41)  # nothing new: nothing redrawn
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any("do not fit the mat" in key[0] for key in screen._text)
+    assert ctl.set_mat_found(True, (), None)  # the mat was printed again, at its size
+    screen._text.clear()
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert not any("do not fit the mat" in key[0] for key in screen._text)
+    assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
+
 def test_cards_laid_while_the_menu_is_open_show_in_its_camera_check():
     ctl = Controller(Game, camera=True)
     ctl.set_mat_found(True)
@@ -541,3 +598,4 @@ def test_companion_run_gives_the_menu_the_kiosk_settings_and_keeps_choices(tmp_p
     ctl.handle(seat(2))
     saved = list(state.rglob(FILENAME))
     assert len(saved) == 1 and json.loads(saved[0].read_text()) == {"seats": 5}
+

@@ -121,6 +121,9 @@ class Controller:
         self.menu: OperatorMenu | None = None
         self.mat_found: bool | None = None  # the camera sees the mat (None: not known)
         self.slots_poor: tuple[str, ...] = ()  # slots where the camera may not read a card
+        # How many times the size of a card on the mat the cards in the slots measure, when
+        # they do not fit it (a mat printed at another size: none is read); None: they fit.
+        self.mat_misfit: float | None = None
         self._combo = Combination()
         self._deferred: list = []  # camera readings that came while the menu was open
         self.phase = "setup_join"
@@ -246,13 +249,15 @@ class Controller:
         self._say(key, **args)
         self.version += 1
 
-    def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = ()) -> bool:
-        """The camera found the mat or lost it (None: not known), for the camera check, and the
-        slots it sees too much from the side or from too far to read a card there (``poor``).
-        True when that changed."""
-        if found == self.mat_found and poor == self.slots_poor:
+    def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = (),
+                      misfit: float | None = None) -> bool:
+        """The camera found the mat or lost it (None: not known), for the camera check, the
+        slots it sees too much from the side or from too far to read a card there (``poor``),
+        and how many times a card on the mat the cards in the slots measure when they do not
+        fit it (``misfit``: the mat was printed at another size). True when that changed."""
+        if found == self.mat_found and poor == self.slots_poor and misfit == self.mat_misfit:
             return False
-        self.mat_found, self.slots_poor = found, poor
+        self.mat_found, self.slots_poor, self.mat_misfit = found, poor, misfit
         self.version += 1
         return True
 

@@ -176,7 +176,8 @@ class App:
             looked = getattr(tracker, "examined", 1) > 0
             sees = getattr(tracker, "sees_mat", tracker.mat is not None)
             changed = self.ctl.set_mat_found(sees if looked else None,
-                                             tuple(getattr(tracker, "slots_poor", ())))
+                                             tuple(getattr(tracker, "slots_poor", ())),
+                                             getattr(tracker, "misfit", None))
             if changed and self.say is not None and getattr(tracker, "message", None):
                 self.say(f"camera: {tracker.message}")
 

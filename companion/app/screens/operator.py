@@ -28,7 +28,13 @@ def camera_line(ctl, lang: str) -> str:
     """The camera check's one line, in the players' language."""
     key, seen = camera_status(ctl)
     cards = ", ".join(f"{zone} {card_name(lang, ident)}" for zone, ident in seen)
-    return tr(lang, key, cards=cards, slots=slot_names(ctl.slots_poor))
+    return tr(lang, key, cards=cards, **camera_args(ctl))
+
+
+def camera_args(ctl) -> dict:
+    """What the camera's lines name: the slots seen poorly, and how many times a card on the
+    mat the cards in the slots measure."""
+    return {"slots": slot_names(ctl.slots_poor), "times": f"{ctl.mat_misfit or 0:.1f}"}
 
 
 def slot_names(zones) -> str:

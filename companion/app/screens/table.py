@@ -22,7 +22,7 @@ from companion.app.i18n import (
 from companion.app.inputs import Press
 from companion.app.operator import camera_status
 from companion.app.screens.assets import card_art, font_path
-from companion.app.screens.operator import draw_menu, slot_names
+from companion.app.screens.operator import camera_args, draw_menu
 from companion.app.screens.palette import (
     BAD,
     BG,
@@ -46,7 +46,7 @@ BASE_W, BASE_H = 1280, 720
 
 # What the camera check says (``camera_status``) that the screen keeps in sight as a warning.
 CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat",
-                   "cam.slots_poor": "warn.slots_poor"}
+                   "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit"}
 
 
 class TableScreen:
@@ -482,7 +482,7 @@ class TableScreen:
         warnings = list(self.warnings)
         camera = CAMERA_WARNINGS.get(camera_status(ctl)[0])
         if camera is not None:
-            warnings.append((camera, {"slots": slot_names(ctl.slots_poor)}))
+            warnings.append((camera, camera_args(ctl)))
         if message is None and warnings:  # a missing device stays in sight
             message = ("warn.joined", {"text": "  ".join(
                 tr(lang, key, **args) for key, args in warnings)})
