@@ -410,28 +410,45 @@ def test_cards_that_do_not_fit_a_mat_printed_on_a4_are_said_on_the_table_screen(
     screen = TableScreen((1280, 720))
     screen.draw(pygame.Surface((1280, 720)), ctl)
     said = tr("en", "warn.misfit")
-    assert said.startswith("The cards do not fit the mat's slots, so the camera cannot read them")
+    assert said.startswith("The mat is printed too small, so the camera cannot read the cards: "
+                           "when a card is to be laid, press OK")
     lines = screen.wrap(said, 22, round(1250 * screen.scale))
     assert len(lines) <= 2  # the screen shows two lines of a message: all of it
     assert all(any(line == key[0] for key in screen._text) for line in lines)
-    assert camera_line(ctl, "en") == (
-        "Camera: mat found, but the cards in the slots look 1.4 times the size of a card on "
-        "it, so none is read. Print the mat on A3 at 100 % (not shrunk onto A4).")
-    assert "1.4배" in camera_line(ctl, "ko")
+    assert camera_line(ctl, "en") == ("Camera: mat found, but cards look 1.4 times too large on "
+                                      "it: print the mat on A3 at 100 %.")
+    assert "1.4배로 보입니다" in camera_line(ctl, "ko")
 
 
-def test_the_misfit_warning_goes_once_cards_fit_the_mat():
+def test_the_misfit_warning_goes_when_the_controller_is_told_the_cards_fit():
     ctl = Controller(Game, camera=True)
     assert ctl.set_mat_found(True, (), 1.41)
     assert not ctl.set_mat_found(True, (), 1.41)  # nothing new: nothing redrawn
     screen = TableScreen((1280, 720))
     screen.draw(pygame.Surface((1280, 720)), ctl)
-    assert any("do not fit the mat" in key[0] for key in screen._text)
-    assert ctl.set_mat_found(True, (), None)  # the mat was printed again, at its size
+    assert any("printed too small" in key[0] for key in screen._text)
+    assert ctl.set_mat_found(True, (), None)  # the card was taken away, or one fits
     screen._text.clear()
     screen.draw(pygame.Surface((1280, 720)), ctl)
-    assert not any("do not fit the mat" in key[0] for key in screen._text)
+    assert not any("printed too small" in key[0] for key in screen._text)
     assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
+
+
+def test_what_the_camera_line_says_first():
+    """A camera not answering, or not seeing the mat, says nothing of the cards' size; cards
+    too large say more than a slot seen poorly (on a mat printed small, slots look far)."""
+    ctl = Controller(Game, camera=True)
+    ctl.set_mat_found(True, ("a",), 1.41)
+    assert camera_line(ctl, "en").startswith("Camera: mat found, but cards look 1.4 times")
+    ctl.set_mat_found(False, ("a",), 1.41)
+    assert camera_line(ctl, "en").startswith("Camera: working, but it does not see the mat")
+    ctl.set_mat_found(True, ("a",), 1.41)
+    ctl.set_camera(False)
+    assert camera_line(ctl, "en").startswith("Camera: not answering")
+    ctl.set_camera(True)
+    ctl.set_mat_found(True, ("a",), None)
+    assert camera_line(ctl, "en").startswith("Camera: mat found, but it sees slot A")
+
 
 def test_cards_laid_while_the_menu_is_open_show_in_its_camera_check():
     ctl = Controller(Game, camera=True)
@@ -542,11 +559,12 @@ def test_the_menu_draws_in_both_languages_without_missing_glyphs(lang, size):
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_the_shutdown_question_shows_under_the_longest_camera_line(lang):
+@pytest.mark.parametrize("misfit", [None, 1.41])
+def test_the_shutdown_question_shows_under_the_longest_camera_line(lang, misfit):
     ctl, panel = _midgame()
     ctl.language = lang
     ctl.camera_expected = ctl.camera = True
-    ctl.set_mat_found(True, ("a", "b"))
+    ctl.set_mat_found(True, ("a", "b"), misfit)
     ctl.handle(Press("operator"))
     ctl.handle(seat(5))  # safe shutdown: the menu asks first
     assert ctl.menu.confirming
@@ -554,6 +572,8 @@ def test_the_shutdown_question_shows_under_the_longest_camera_line(lang):
     screen = TableScreen(size, panel=panel, card_art=False)
     screen.draw(pygame.Surface(size), ctl)
     small = round(22 * screen.boost)
+    line = screen.wrap(camera_line(ctl, lang), small, screen.R(0, 0, 980, 0).w)
+    assert len(line) <= 2 and all(any(part == key[0] for key in screen._text) for part in line)
     question = screen.wrap(tr(lang, "menu.confirm_shutdown"), small,
                            screen.R(0, 0, 980, 0).w, True)[0]
     assert any(question == key[0] for key in screen._text)
@@ -598,4 +618,3 @@ def test_companion_run_gives_the_menu_the_kiosk_settings_and_keeps_choices(tmp_p
     ctl.handle(seat(2))
     saved = list(state.rglob(FILENAME))
     assert len(saved) == 1 and json.loads(saved[0].read_text()) == {"seats": 5}
-

@@ -711,47 +711,104 @@ def test_the_region_follows_the_picture_size_and_the_mat():
 ON_A4 = (89, 124)  # a real card's millimetres on a mat shrunk from A3 onto A4
 
 
-def test_cards_that_do_not_fit_the_mat_are_said_to_once_they_have_lain_a_while():
-    """A mat printed on A4: the cards in the slots measure 1.41 times a card on it and are
-    never read. Once that has lasted MISFIT_HOLD seconds, the table says why."""
+def _film(table, tracker, seconds, cards=(), **options):
+    """Feed ``seconds`` of frames (15 a second); the events they give."""
+    end, events = table.t + seconds, []
+    while table.t < end - 1e-9:
+        events += tracker.feed(table.frame(cards, **options))
+    return events
+
+
+def test_cards_too_large_for_the_mat_are_said_while_they_lie_there():
+    """A mat printed on A4: the card in slot A measures 1.41 times a card on it and is never
+    read. Once it has lain there MISFIT_HOLD seconds, the table says why; taken away, the
+    warning goes (nothing is there to read), and a card that fits is read."""
     from vision.tracking import MISFIT_HOLD
 
     table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
     card = [("vampire", slot_centre("a"), 0.0)]
-    events = []
-    while table.t < MISFIT_HOLD - 0.2:
-        events += tracker.feed(table.frame(card, card_mm=ON_A4))
+    events = _film(table, tracker, MISFIT_HOLD - 0.3, card, card_mm=ON_A4)
     assert tracker.misfit is None and tracker.message == "Mat found."
-    while table.t < MISFIT_HOLD + 0.2:
-        events += tracker.feed(table.frame(card, card_mm=ON_A4))
+    events += _film(table, tracker, 0.5, card, card_mm=ON_A4)
     assert events == [] and tracker.misfit == pytest.approx(1.41, abs=0.05)
     assert tracker.message.startswith("Mat found, but the cards in the slots look 1.4 times as "
                                       "large as a card on this mat should, so they are not read")
     assert "A3" in tracker.message
-    # Taken away, the warning stays (the mat is no better); a card that fits ends it.
-    for _ in range(5):
-        tracker.feed(table.frame())
-    assert tracker.misfit is not None
-    events += [e for _ in range(3) for e in tracker.feed(table.frame(card))]
+    _film(table, tracker, 0.3)
     assert tracker.misfit is None and tracker.message == "Mat found."
-    assert events == [CardLaid("vampire", "a", 0.9)]
+    events += _film(table, tracker, 0.3, card)
+    assert tracker.misfit is None and events == [CardLaid("vampire", "a", 0.9)]
 
 
-def test_a_card_held_over_a_slot_for_a_moment_is_no_mat_of_another_size():
-    from vision.tracking import MISFIT_FRAMES
+def test_a_card_held_over_a_slot_is_no_mat_printed_too_small():
+    """Held nearer the camera it measures a little more than a card, however long; lowered
+    onto the slot, its size changes all the way down."""
+    from vision.tracking import MISFIT_HOLD
 
     table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
     card = [("ghost", slot_centre("b"), 10.0)]
-    for _ in range(MISFIT_FRAMES // 2):  # nearer the camera, in a player's hand
-        tracker.feed(table.frame(card, card_mm=(76, 106)))
+    _film(table, tracker, 2 * MISFIT_HOLD, card, card_mm=(76, 106))  # 1.2 times
     assert tracker.misfit is None
-    events = [e for _ in range(3) for e in tracker.feed(table.frame(card))]
-    for _ in range(3 * MISFIT_FRAMES):
-        tracker.feed(table.frame(card))
-    assert tracker.misfit is None and events == [CardLaid("ghost", "b", 0.9)]
+    events = []
+    for k in range(round(30 * MISFIT_HOLD)):  # from 1.6 times down to the mat, slowly
+        size = 1.6 - 0.6 * k / (30 * MISFIT_HOLD)
+        events += tracker.feed(table.frame(card, card_mm=(63 * size, 88 * size)))
+        assert tracker.misfit is None
+    assert events + _film(table, tracker, 0.3, card) == [CardLaid("ghost", "b", 0.9)]
 
 
-def test_cards_of_another_size_in_pictures_without_times_count_frames():
+def test_only_cards_named_in_a_slot_and_shaped_like_one_count_as_too_large():
+    """An unreadable card, a card beside the slots, a long strip: no sign of the mat's size."""
+    from vision.tracking import MISFIT_HOLD
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    _film(table, tracker, MISFIT_HOLD + 0.5, [(None, slot_centre("a"), 0.0)], card_mm=ON_A4)
+    assert tracker.misfit is None
+    _film(table, tracker, MISFIT_HOLD + 0.5, [("vampire", (60, 60), 0.0)], card_mm=ON_A4)
+    assert tracker.misfit is None
+    _film(table, tracker, MISFIT_HOLD + 0.5, [("vampire", slot_centre("a"), 0.0)],
+          card_mm=(63, 180))
+    assert tracker.misfit is None
+    _film(table, tracker, MISFIT_HOLD + 0.5, [("vampire", slot_centre("a"), 0.0)],
+          card_mm=ON_A4)
+    assert tracker.misfit is not None  # (the same table, to show the others were looked at)
+
+
+def test_a_card_that_fits_beside_one_too_large_means_the_mat_fits():
+    from vision.tracking import MISFIT_HOLD
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    events = _film(table, tracker, MISFIT_HOLD + 0.5, [("vampire", slot_centre("a"), 0.0)],
+                   card_mm=ON_A4)
+    assert tracker.misfit is not None
+    fitting = table.frame([("ghost", slot_centre("b"), 0.0)])
+    events += tracker.feed(fitting)  # (a second card, of the right size this time)
+    assert tracker.misfit is None
+
+
+def test_time_in_doubt_does_not_count_towards_a_mat_printed_too_small():
+    """The card lay a while, then hands covered three corner squares (nothing is read in
+    doubt): once they show again, it must lie the whole MISFIT_HOLD again."""
+    from vision.mat import MARKERS, marker_corners_mm
+    from vision.tracking import MISFIT_HOLD
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    _film(table, tracker, MISFIT_HOLD - 0.5, card, card_mm=ON_A4)
+    middles = table.px([marker_corners_mm(i).mean(axis=0) for i in sorted(MARKERS)[:3]])
+    for _ in range(30):
+        frame = table.frame(card, card_mm=ON_A4)
+        for x, y in middles:
+            cv2.circle(frame.image, (int(x), int(y)), 45, (120, 150, 200), -1)
+        tracker.feed(frame)
+    assert tracker._doubt and tracker.misfit is None
+    _film(table, tracker, MISFIT_HOLD - 0.5, card, card_mm=ON_A4)
+    assert not tracker._doubt and tracker.misfit is None
+    _film(table, tracker, 0.6, card, card_mm=ON_A4)
+    assert tracker.misfit is not None
+
+
+def test_cards_too_large_in_pictures_without_times_count_frames():
     from vision.tracking import MISFIT_FRAMES
 
     table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)

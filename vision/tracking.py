@@ -30,6 +30,7 @@ from vision.mat import (
     MatView,
     Zone,
     card_corners,
+    card_sized_mm,
     describe_markers,
     detect_markers,
     marker_corners_mm,
@@ -62,12 +63,16 @@ CLEAR_MARGIN = 0.03
 # then looked for at once; until it is found, or the squares look as they did, no card is
 # read. With one square in view, it is looked for at once but never doubted.
 ANCHOR_CHANGE = 0.15
-# Cards named in a slot that do not measure a card on the mat (``MatView.card_sized``) for
-# MISFIT_HOLD seconds (MISFIT_FRAMES frames without times), with no card named there that
-# does: the mat was printed at another size (on A4, real cards measure 1.41 times a card on
-# it), and no card will ever be read. A card held in the air over a slot does not last.
-MISFIT_HOLD = 1.5
-MISFIT_FRAMES = 20
+# The mat was printed too small (shrunk from A3 onto A4: real cards measure 1.41 times a card
+# on it), and no card lying in a slot will ever be read, when cards named in the slots have a
+# card's shape but MISFIT_LARGER times its size at least, with none named there that fits,
+# for MISFIT_HOLD seconds (MISFIT_FRAMES frames without times), their size steady within
+# MISFIT_STEADY of where it began. A card held nearer the camera over a slot seldom measures
+# that much more, nor holds that still for so long. It is said while such cards lie there.
+MISFIT_LARGER = 1.25
+MISFIT_HOLD = 3.0
+MISFIT_FRAMES = 45
+MISFIT_STEADY = 0.05
 
 
 def search_region(view: MatView | None, shape, zones: Iterable[Zone] = ZONES
@@ -413,8 +418,7 @@ class RevealTracker:
         self._now: float | None = None  # the last picture's time
         self._last_readings: dict[str, ZoneReading] | None = None
         # How many times as large as a card on the mat the cards named in the slots measure,
-        # once that has lasted (see MISFIT_HOLD); None while cards fit. Kept until a card
-        # named in a slot fits, or the mat's view is dropped.
+        # while they lie there too large to be read (see MISFIT_LARGER); else None.
         self.misfit: float | None = None
         self._odd: tuple[float, float | None, int] | None = None  # (times, since t, since n)
         self.examined = 0  # frames that went through detection and recognition
@@ -494,6 +498,7 @@ class RevealTracker:
                 # In doubt, no reading stands, old or new.
                 self.skipped += 1
                 self._last_readings, self.placed = None, []
+                self._watch_size([], t)
                 return []
             # The squares look as they did again in a picture judged still: read it.
             looked = looked or (was_doubt and self.mat is not None)
@@ -511,6 +516,7 @@ class RevealTracker:
         if self.mat is None or self._doubt:
             self._last_readings = None
             self.placed = []
+            self._watch_size([], t)
             return []
         x0, y0, x1, y1 = self.region(image.shape)
         offset = np.float32([x0, y0])
@@ -525,11 +531,11 @@ class RevealTracker:
         every = [self._place(r, corners) for r, corners in readings]
         sized = [self.mat.card_sized(p.corners) for p in every]
         self.placed = [p for p, ok in zip(every, sized, strict=True) if ok]
-        self._watch_size([self.mat.times_a_card(p.corners)
-                          for p, ok in zip(every, sized, strict=True)
-                          if not ok and p.label is not None and p.zone is not None], t,
-                         fits=any(p.label is not None and p.zone is not None
-                                  for p in self.placed))
+        named = [(p, ok) for p, ok in zip(every, sized, strict=True)
+                 if p.label is not None and p.zone is not None]
+        fits = any(ok for _, ok in named)
+        self._watch_size([] if fits else [times for p, ok in named
+                                          if not ok and (times := self._oversized(p))], t)
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
@@ -590,29 +596,36 @@ class RevealTracker:
                             + "): going by where the mat was.")
         return False
 
-    def _watch_size(self, odd: list[float] | None, t: float | None, *, fits: bool = False
-                    ) -> None:
-        """Judge whether the mat was printed at another size (``misfit``, MISFIT_HOLD) from
-        each frame: ``odd``, how many times a card on the mat each card named in a slot that
-        does not fit it measures (None: a still frame, as the last one examined); ``fits``: a
-        card named in a slot fits."""
+    def _oversized(self, p: PlacedReading) -> float | None:
+        """How many times a card on the mat the reading ``p`` measures, when it has a card's
+        shape at MISFIT_LARGER times its size at least; else None."""
+        assert self.mat is not None
+        times = self.mat.times_a_card(p.corners)
+        if times < MISFIT_LARGER:
+            return None
+        mm = self.mat.image_to_mat(p.corners)
+        mid = mm.mean(axis=0)
+        return times if card_sized_mm(mid + (mm - mid) / times) else None
+
+    def _watch_size(self, odd: list[float] | None, t: float | None) -> None:
+        """Judge from each frame whether cards too large for the mat lie in the slots
+        (``misfit``, see MISFIT_LARGER): ``odd``, how many times a card on the mat each card
+        named in a slot too large for it measures (empty: none, or a card fits, or nothing
+        is read; None: a still frame, as the last one examined)."""
         n = self.examined + self.skipped
+        was = self.misfit
         if odd is not None:
-            if fits or not odd:
-                self._odd = None
-            else:
-                since = self._odd[1:] if self._odd is not None else (t, n)
-                self._odd = (float(np.median(odd)), *since)
-        if fits and self.misfit is not None:
-            self.misfit = None
-            self.message = self._found_message()
-        if self._odd is None or self.misfit is not None:
-            return
-        times, t0, n0 = self._odd
-        lasted = (t - t0 >= MISFIT_HOLD if t is not None and t0 is not None
-                  else n - n0 + 1 >= MISFIT_FRAMES)
-        if lasted:
-            self.misfit = round(times, 2)
+            times = float(np.median(odd)) if odd else None
+            if times is None:
+                self._odd = self.misfit = None
+            elif self._odd is None or abs(times / self._odd[0] - 1) > MISFIT_STEADY:
+                self._odd, self.misfit = (times, t, n), None  # (anew, or it moved)
+        if self._odd is not None and self.misfit is None:
+            times, t0, n0 = self._odd
+            if (t - t0 >= MISFIT_HOLD if t is not None and t0 is not None
+                    else n - n0 + 1 >= MISFIT_FRAMES):
+                self.misfit = round(times, 2)
+        if self.misfit != was and self.mat is not None and not self._doubt:
             self.message = self._found_message()
 
     def _found_message(self) -> str:

@@ -145,8 +145,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
                            "how it is mounted.",
         "warn.no_mat": "The camera does not see the mat: when a card is to be laid, press OK and "
                        "pick it by hand. Ask the staff to check the camera.",
-        "warn.misfit": "The cards do not fit the mat's slots, so the camera cannot read them: "
-                       "press OK and pick each card by hand. Ask the staff to reprint the mat.",
+        "warn.misfit": "The mat is printed too small, so the camera cannot read the cards: when "
+                       "a card is to be laid, press OK and pick it by hand. Ask the staff to "
+                       "reprint the mat.",
         "menu.title": "Operator menu",
         "menu.hint": "Seat buttons 1-6 (or touch) choose; Back closes. The game waits, unchanged.",
         "menu.language": "Language",
@@ -173,9 +174,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.mat_empty": "Camera: working, mat found. No card in the slots.",
         "cam.slots_poor": "Camera: mat found, but it sees slot {slots} too slanted or too far to "
                           "read cards there. Mount it straighter above the mat, or closer.",
-        "cam.misfit": "Camera: mat found, but the cards in the slots look {times} times the size "
-                      "of a card on it, so none is read. Print the mat on A3 at 100 % (not "
-                      "shrunk onto A4).",
+        "cam.misfit": "Camera: mat found, but cards look {times} times too large on it: print "
+                      "the mat on A3 at 100 %.",
         "cam.on": "Camera: working. Cards seen: {cards}.",
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
@@ -302,8 +302,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
                            "설치를 확인해 달라고 하세요.",
         "warn.no_mat": "카메라가 매트를 보지 못합니다: 카드를 놓을 차례에는 OK를 눌러 직접 "
                        "고르세요. 직원에게 카메라를 확인해 달라고 하세요.",
-        "warn.misfit": "카드가 매트의 칸에 맞지 않아 카메라가 읽을 수 없습니다: OK를 눌러 카드를 "
-                       "직접 고르세요. 직원에게 매트를 다시 인쇄해 달라고 하세요.",
+        "warn.misfit": "매트가 너무 작게 인쇄되어 카메라가 카드를 읽지 못합니다: 카드를 놓을 "
+                       "차례에는 OK를 눌러 직접 고르세요. 직원에게 매트를 다시 인쇄해 달라고 "
+                       "하세요.",
         "menu.title": "운영자 메뉴",
         "menu.hint": "자리 버튼 1-6 (또는 터치)으로 고르고 Back으로 닫습니다. 게임은 그대로 "
                      "기다립니다.",
@@ -332,9 +333,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.slots_poor": "카메라: 작동, 매트 찾음. 하지만 {slots} 칸을 비스듬히 또는 너무 멀리서 "
                           "보고 있어 그 칸의 카드를 읽지 못할 수 있습니다. 매트 바로 위에, 더 "
                           "가깝게 달아 주세요.",
-        "cam.misfit": "카메라: 작동, 매트 찾음. 하지만 칸의 카드가 매트에 맞는 카드의 {times}배 "
-                      "크기로 보여 읽지 못합니다. 매트를 A3 용지에 100 %로 (A4로 줄이지 말고) "
-                      "인쇄하세요.",
+        "cam.misfit": "카메라: 매트 찾음. 하지만 카드가 매트에 맞는 크기의 {times}배로 보입니다: "
+                      "매트를 A3 용지에 100 %로 인쇄하세요.",
         "cam.on": "카메라: 작동. 보이는 카드: {cards}.",
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",
