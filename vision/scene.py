@@ -78,7 +78,7 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         pieces.extend(inside)
     for block in blocks:
         named = _named(rec, image, halves(block), block, cards)
-        out = out + named if named else _as_one(rec, image, block, out, rec.glance_quad)[0]
+        out = out + named if named else _as_one(rec, image, block, out, rec.guess_quad)[0]
         pieces.extend(named)
     # A part lying on a card read already (whole or as a half) is that card.
     named = _named(rec, image, parts, None, [r.corners for r in out])
@@ -145,7 +145,7 @@ def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
 def _as_one(rec: Recognizer, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
             look) -> tuple[list[Reading], bool]:
     """``readings``, or, when no card named among them lies on ``quad`` and ``look``
-    (``Recognizer.glance_quad`` or ``classify_quad``) names it, with ``quad`` as that card in
+    (``Recognizer.guess_quad`` or ``classify_quad``) names it, with ``quad`` as that card in
     place of the unknown ones on it (its own picture panel or frames); and whether it was
     named."""
     on = _unknown_under(quad, readings)
@@ -200,6 +200,9 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
     if best is None:
         return readings
     m, card, on = best
+    m = rec.check_guess(image, card, m)
+    if m.label is None:
+        return readings
     return _in_place_of(Reading(m.label, m.score, card), on, readings)
 
 
@@ -237,7 +240,7 @@ def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray]
         card = found[0]
         if _over_named(card, readings):
             continue
-        m = rec.glance_quad(image, card)
+        m = rec.guess_quad(image, card)
         if m.label is not None:
             # In a pile the middle of a card named may lie under this one: it stays.
             on = _unknown_under(card, readings, named_below=True)
@@ -262,7 +265,7 @@ def _named(rec: Recognizer, image: np.ndarray, pieces: Sequence[np.ndarray],
         middle = _centre(piece)
         if any(c is not whole and point_inside(c, middle) for c in cards):
             continue
-        m = rec.glance_quad(image, piece)
+        m = rec.guess_quad(image, piece)
         if m.label is not None:
             out.append(Reading(m.label, m.score, piece))
     return out
@@ -343,7 +346,7 @@ class CardReader:
             if on is None or not any(on):
                 continue  # it holds a card named, or no card found on its own
             entry = (self._recall(grey, block)
-                     or self._name(image, grey, block, self.recognizer.glance_quad))
+                     or self._name(image, grey, block, self.recognizer.guess_quad))
             memory.append(entry)
             if entry[0].label is not None:
                 readings = _in_place_of(entry[0], on, readings)
