@@ -28,11 +28,14 @@ card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clea
 than any other card (``FAST_MIN_MARGIN``). When it correlates well but not clearly better
 than some others (cards alike, as playing cards are), a closer look compares it with those
 few only, at a finer size (``FINE_W``). Otherwise the feature matcher above decides, as
-it always does for references that are not card-shaped. A picture read whole
-(``classify``, ``--whole``) gets the same looks, the whole picture taken for the card. A
-card that the features name must then also agree in colour with that card
-(``COLOUR_MIN_CORR``): two cards drawn alike in different colours, or a card that was never
-enrolled, stay unknown instead of being taken for each other. A card with look-alikes in
+it always does for references that are not card-shaped. A first look that is barely sure
+(``GUESS_SURE``) stands only if the features do not lean to another card, or, on an outline
+guessed (a half, a place around a picture panel), only if they lean to the same card. A
+picture read whole (``classify``, ``--whole``) gets the same looks, the whole picture taken
+for the card (not checked so: no misread was seen there). A card that the features name
+must then also agree in colour with that card (``COLOUR_MIN_CORR``): two cards drawn alike
+in different colours, or a card that was never enrolled, stay unknown instead of being taken
+for each other. A card with look-alikes in
 the deck (cards that differ in a pip, ``ALIKE_REF_CORR``) is named by its features only when
 they are clearly sure (``ALIKE_MIN_SCORE``): they cannot count pips.
 """
@@ -136,9 +139,10 @@ PANEL_SAME = 0.03
 # along seams, a place around a picture panel or at a pile's corner, a block taken as one
 # card) is the best of several guesses tried: where its look is barely sure (a score under
 # GUESS_SURE, 0.5 being the bare minimum), the features must lean to the same card too (their
-# likeliest card, sure or not; ``Recognizer.check_guess``). On an outline found, they must
-# not lean to another card (the part of a card showing from under another can have a card's
-# shape). A card with look-alikes is left to the closer look. Over two sets of 2000 held-out
+# likeliest card, sure or not: see ``Recognizer.check_guess``). On an outline found, they
+# must not lean to another card (the part of a card showing from under another can have a
+# card's shape); then the features decide, as when the first look is unsure. A card with
+# look-alikes is left to the first and closer looks. Over two sets of 2000 held-out
 # scenes for each of six decks, barely sure first looks named 6 cards wrongly: 5 guesses on
 # dark cards with a light picture, and the part of a card under another. Each time the
 # features leant to another card or to none. Checked so, none of them is named; per deck and
@@ -858,10 +862,11 @@ class Recognizer:
         placed in the picture (``Match.placed``) by the turn and scale they fit."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
         per, fast = self._first_look(image, c)
-        if self.check_guess(image, c, fast, found=True).label is not None:
+        checked, asked = self._checked(image, c, fast, found=True)
+        if checked.label is not None:
             self.fast_named += 1
             return fast
-        votes, side, size = self._feature_votes(image, c)
+        votes, side, size = asked or self._feature_votes(image, c)
         match = self._agreeing(self._decide(votes), per)
         if match.label is None:
             return match
@@ -934,17 +939,27 @@ class Recognizer:
                     found: bool = False) -> Match:
         """The first look's match ``m`` for the card inside ``corners``, an outline guessed
         (see GUESS_SURE): unknown when its score is under GUESS_SURE and the features do not
-        lean to the same card (their likeliest, sure or not); for an outline ``found`` (not
-        guessed), when they lean to another card. A card with look-alikes in the deck is
-        left to the closer look, which told it from them (the features cannot)."""
+        lean to the same card; for an outline ``found`` (not guessed), when they lean to
+        another card. They lean to the card with the most matches that fit one turn and
+        scale, sure or not, or, none fitting, the most matches distinctive of one card (4 at
+        least); with fewer, to none. A card with look-alikes in the deck is left to the first
+        and closer looks (the features cannot tell it from them)."""
+        return self._checked(image, np.asarray(corners, np.float32).reshape(4, 2), m,
+                             found=found)[0]
+
+    def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool
+                 ) -> tuple[Match, tuple | None]:
+        """``check_guess``, and the features' votes, side and size (``_feature_votes``)
+        when it asked them."""
         if (m.label is None or m.score >= GUESS_SURE
                 or self.labels.index(m.label) in self._look_alikes):
-            return m
-        votes, _, _ = self._feature_votes(image, np.asarray(corners, np.float32).reshape(4, 2))
-        lean = self._decide(votes).best
+            return m, None
+        asked = self._feature_votes(image, c)
+        lean = self._decide(asked[0]).best
         if lean == m.label or (found and lean is None):
-            return m
-        return Match(None, m.score, m.best)
+            return m, asked
+        # Unknown, with a score under the threshold as every unknown card has.
+        return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best), asked
 
     def _whole_look(self, card_bgr: np.ndarray) -> tuple[np.ndarray | None, Match]:
         """``_first_look`` at a picture that is one card, turned portrait, from a copy at the

@@ -66,7 +66,8 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     that no card read already lies under, a card around an outline set aside where the
     deck's cards have a panel (``vision.recognize.PANEL_SHARE``), a card whose two sides are
     two of a pile's outline at one of its corners (``vision.detect.CORNER_EPS``), and a card
-    photographed from close by.
+    photographed from close by. Named by the first look alone at an outline guessed, a
+    card barely sure must also have the features lean to it (``Recognizer.guess_quad``).
     """
     cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
     out = []
@@ -175,7 +176,8 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
                  readings: list[Reading]) -> list[Reading]:
     """``readings`` with the card around ``panel`` if there is one: of the places the
     layouts give it (each layout, each way round), those where a side of its outline at
-    least shows, the one the first look names surest."""
+    least shows, the one the first look names surest, if ``Recognizer.check_guess`` lets
+    it stand."""
     h, w = image.shape[:2]
     best: tuple[Match, np.ndarray, list[bool]] | None = None
     for layout in rec.panel_layouts:
@@ -227,9 +229,9 @@ def _crosses(card: np.ndarray, panel: np.ndarray, readings: Sequence[Reading]) -
 
 def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray],
                 readings: list[Reading]) -> list[Reading]:
-    """``readings`` with the cards the first look names at ``places`` (at the corners of
-    outlines of several cards, ``find_outlines``), each pushed onto the edges near it,
-    where no card named lies, in place of the unknown ones there."""
+    """``readings`` with the cards the first look names (``Recognizer.guess_quad``) at
+    ``places`` (at the corners of outlines of several cards, ``find_outlines``), each pushed
+    onto the edges near it, where no card named lies, in place of the unknown ones there."""
     h, w = image.shape[:2]
     for place in places:
         if _over_named(place, readings):
@@ -258,8 +260,8 @@ def _inside_named(rec: Recognizer, image: np.ndarray, corners: np.ndarray,
 
 def _named(rec: Recognizer, image: np.ndarray, pieces: Sequence[np.ndarray],
            whole: np.ndarray | None, cards: Sequence[np.ndarray]) -> list[Reading]:
-    """The pieces (of ``whole``, if given) that the first look names, but for a piece whose
-    middle lies on another of ``cards``."""
+    """The pieces (of ``whole``, if given) that the first look names
+    (``Recognizer.guess_quad``), but for a piece whose middle lies on another of ``cards``."""
     out = []
     for piece in pieces:
         middle = _centre(piece)
@@ -311,8 +313,8 @@ class CardReader:
     once. Otherwise the cards are found again; a card found where one was named before, whose
     pixels there have not changed (beyond sensor noise), keeps its name. Only new or altered
     cards are named again. A block holding only unknown cards is read as one card when the
-    first look names it (a card whose picture panels were taken for cards), and remembered
-    the same way.
+    first look names it (``Recognizer.guess_quad``: a card whose picture panels were taken
+    for cards), and remembered the same way.
     """
 
     def __init__(self, recognizer: Recognizer, *, min_iou: float = 0.85,
