@@ -35,9 +35,9 @@ picture read whole (``classify``, ``--whole``) gets the same looks, the whole pi
 for the card (not checked so: no misread was seen there). A card that the features name
 must then also agree in colour with that card (``COLOUR_MIN_CORR``): two cards drawn alike
 in different colours, or a card that was never enrolled, stay unknown instead of being taken
-for each other. A card with look-alikes in
-the deck (cards that differ in a pip, ``ALIKE_REF_CORR``) is named by its features only when
-they are clearly sure (``ALIKE_MIN_SCORE``): they cannot count pips.
+for each other. A card with look-alikes in the deck (cards that differ in a pip,
+``ALIKE_REF_CORR``) is named by its features only when they are clearly sure
+(``ALIKE_MIN_SCORE``): they cannot count pips.
 """
 
 from __future__ import annotations
