@@ -204,6 +204,9 @@ def test_a_guess_barely_sure_stands_only_when_the_features_lean_to_it():
     right = Match(card.label, 0.52, card.label)
     assert rec.check_guess(blank, card.corners, right, found=True) == right
     assert rec.check_guess(blank, card.corners, right).label is None
+    # A match for a card that is not enrolled is no match of this recogniser's.
+    with pytest.raises(ValueError, match="'joker' is no card enrolled here: .*ghost"):
+        rec.check_guess(scene.image, card.corners, Match("joker", 0.9))
 
 
 def test_a_card_with_look_alikes_is_left_to_the_closer_look():

@@ -951,6 +951,9 @@ class Recognizer:
                  ) -> tuple[Match, tuple | None]:
         """``check_guess``, and the features' votes, side and size (``_feature_votes``)
         when it asked them."""
+        if m.label is not None and m.label not in self.labels:
+            raise ValueError(f"{m.label!r} is no card enrolled here: the match to check must "
+                             f"name one of {', '.join(self.labels)}")
         if (m.label is None or m.score >= GUESS_SURE
                 or self.labels.index(m.label) in self._look_alikes):
             return m, None
