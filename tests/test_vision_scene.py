@@ -235,6 +235,44 @@ def test_the_first_look_barely_sure_on_a_card_partly_hidden_asks_the_features():
     assert named
 
 
+def test_a_piece_of_a_card_found_far_smaller_than_a_card_named_is_checked_as_a_guess():
+    """A pile of two trading-card-like cards: the part of the lower card's picture panel
+    showing beside the top card was found as a card, a fifth of the top card's size, and
+    named as another card by the first look, at 0.517; the features leant to none. It is
+    unknown now; the top card is named."""
+    deck = S.panelled_deck(20)
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 6001058)
+    named = [r for r in rec.read(scene.image) if r.label is not None]
+    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
+                                        for r in named]
+    assert named
+
+
+def test_only_cards_found_far_smaller_than_another_and_barely_sure_are_checked():
+    from vision.recognize import GUESS_SURE
+    from vision.scene import _small_checked
+
+    rec = Recognizer.from_dir(CARDS)
+    scene = S.random_scene(S.load_deck(), 50003, arrangement="spread", hand=False)
+    card = scene.cards[0]
+    other = next(label for label in rec.labels if label != card.label)
+    middle = card.corners.mean(axis=0)
+    large = Reading(other, 0.9, (card.corners - middle) * np.float32(2) + middle)
+    wrong = Reading(other, GUESS_SURE - 0.03, card.corners)
+    right = Reading(card.label, GUESS_SURE - 0.03, card.corners)
+    checked = _small_checked(rec, scene.image, [large, wrong, right], [large, wrong, right])
+    assert checked[0] is large and checked[2] is right
+    assert checked[1].label is None and checked[1].score < rec.threshold
+    sure = Reading(other, GUESS_SURE, card.corners)
+    # Not asked: sure enough, not found (a guess is checked where it is named), none larger.
+    for readings, found in (([large, sure], [large, sure]), ([large, wrong], [large]),
+                            ([wrong], [wrong])):
+        assert _small_checked(rec, scene.image, readings, found) == readings
+    unknown = Reading(None, 0.3, (card.corners - middle) * np.float32(2) + middle)
+    assert _small_checked(rec, scene.image, [unknown, wrong], [unknown, wrong])[1] is wrong
+
+
 @pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
 def test_half_of_a_panel_far_smaller_than_the_cards_named_is_no_card():
     """Dark cards with a light square picture, touching: one card's outline did not show, its

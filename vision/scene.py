@@ -29,7 +29,7 @@ from vision.detect import (
     quad_iou,
     seam_pieces,
 )
-from vision.recognize import Match, Reading, Recognizer, as_grey, point_inside
+from vision.recognize import GUESS_SURE, Match, Reading, Recognizer, as_grey, point_inside
 
 # A card the features name lies on the outline it was found by when they place it over at
 # least PLACED_SHARE of that outline's area; else on an outline set aside that they place it
@@ -49,7 +49,8 @@ AROUND_IOU = 0.7
 NESTED_INSIDE = 0.9
 NESTED_SMALLER = 0.6
 # A piece named (a half, a part) under UNDERSIZED of the area of two other cards named at
-# least is no card (see _without_undersized).
+# least is no card (see _without_undersized); a card found, barely sure, under UNDERSIZED of
+# one is checked as a guess (see _small_checked).
 UNDERSIZED = 0.4
 
 
@@ -67,16 +68,19 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     deck's cards have a panel (``vision.recognize.PANEL_SHARE``), a card whose two sides are
     two of a pile's outline at one of its corners (``vision.detect.CORNER_EPS``), and a card
     photographed from close by. Named by the first look alone at an outline guessed, a
-    card barely sure must also have the features lean to it (``Recognizer.guess_quad``).
+    card barely sure must also have the features lean to it (``Recognizer.guess_quad``), as
+    must one on an outline found far smaller than another card named (``_small_checked``).
     """
     cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
     out = []
     pieces: list[Reading] = []  # halves and parts named by their look alone
+    found: list[Reading] = []  # the cards named on the outlines found
     for corners in cards:
         reading = _where_named(image, rec.classify_quad(image, corners), corners, panels)
         inside = _inside_named(rec, image, corners, cards) if reading.label is None else []
         out.extend(inside or [reading])
         pieces.extend(inside)
+        found.extend([] if inside else [reading])
     for block in blocks:
         named = _named(rec, image, halves(block), block, cards)
         out = out + named if named else _as_one(rec, image, block, out, rec.guess_quad)[0]
@@ -91,7 +95,28 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         out, named = _as_one(rec, image, quad, out, rec.classify_quad)
         if named:
             break  # one card photographed from close by
-    return _without_undersized(_without_nested(out), pieces)
+    out = _without_undersized(_without_nested(out), pieces)
+    return _small_checked(rec, image, out, found)
+
+
+def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
+                   found: Sequence[Reading]) -> list[Reading]:
+    """``readings``, each card named barely sure (under GUESS_SURE) on an outline ``found``
+    that is far smaller than another card named (under UNDERSIZED of its area) checked as a
+    guess (``Recognizer.check_guess``): unknown unless the features lean to it. The cards of
+    a deck are all one size, so such an outline is most likely a piece of a card (the part
+    of its picture panel showing beside the card on top, named as another card at 0.52)."""
+    ids = {id(r) for r in found}
+    named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+    out = []
+    for r in readings:
+        if (id(r) in ids and r.label is not None and r.score < GUESS_SURE
+                and any(o is not r and cv2.contourArea(r.corners) < UNDERSIZED * a
+                        for o, a in named)):
+            m = rec.check_guess(image, r.corners, Match(r.label, r.score, r.label))
+            r = r if m.label == r.label else Reading(m.label, m.score, r.corners)
+        out.append(r)
+    return out
 
 
 def _without_undersized(readings: list[Reading], pieces: Sequence[Reading]) -> list[Reading]:
