@@ -173,6 +173,32 @@ def test_photos_are_cut_only_when_at_least_half_the_pictures_are_photos(deck):
         assert left_whole == (labels[n_photos:] if cut else [])
 
 
+def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_cut_down():
+    """A black card with a light picture photographed on dark cloths: on some, the grey
+    picture shows no edge around the card (a purple cloth as dark as the card), and it was
+    left whole; each colour's edges outline it."""
+    from vision.detect import find_outlines, quad_iou
+    from vision.recognize import _card_on_background
+
+    rng = np.random.default_rng(3)
+    face = np.full((616, 441, 3), 25, np.uint8)
+    face[108:508, 20:420] = 235
+    for _ in range(12):
+        colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.circle(face, (int(rng.integers(60, 380)), int(rng.integers(150, 470))),
+                   int(rng.integers(15, 50)), colour, -1)
+    grey_alone = 0
+    for seed in (11, 12, 13, 15, 23):  # table_photo's cloths on which grey shows no card
+        scene = S.random_scene({"x": face}, seed, n_cards=1, card_px=200.0, tilt=0.05,
+                               hand=False, glare=False)
+        h, w = scene.image.shape[:2]
+        grey_alone += any(cv2.contourArea(q) >= 0.1 * h * w
+                          for q in find_outlines(scene.image, one_card=True).cards)
+        q = _card_on_background(scene.image)
+        assert q is not None and quad_iou(q, scene.cards[0].corners) >= 0.9, seed
+    assert grey_alone == 0  # the grey picture alone found none of them
+
+
 def test_references_are_turned_the_same_way_up(deck):
     from vision.recognize import _same_way_up
 

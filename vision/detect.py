@@ -133,6 +133,16 @@ def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
     return edges
 
 
+def _colour_edges(grey: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """``_edges`` of the grey picture and of each of its colour channels together: a card
+    may differ from the cloth it lies on in colour more than in grey (a black card on a
+    purple cloth)."""
+    edges = _edges(grey)
+    for channel in cv2.split(colour):
+        edges |= _edges(channel)
+    return edges
+
+
 def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
@@ -447,7 +457,8 @@ class Outlines(NamedTuple):
     at_corners: list[np.ndarray]
 
 
-def find_outlines(image: np.ndarray, *, one_card: bool = False) -> Outlines:
+def find_outlines(image: np.ndarray, *, one_card: bool = False, colour: bool = False
+                  ) -> Outlines:
     """The cards (as ``find_cards``) and, apart, outlines that may be cards touching with no
     mat between them, which a reader must name before taking them for cards:
 
@@ -473,8 +484,13 @@ def find_outlines(image: np.ndarray, *, one_card: bool = False) -> Outlines:
     (a reference photo): a large outline whose four sides kept do not run along edges is
     fitted once more along its sides (round corners over many pixels skew the first fit).
     Not on a table's scene, where a large outline is most often a pile's.
+
+    ``colour``: the edges of each colour channel count too, not only the grey picture's: a
+    card may show against its table in colour alone (a black card on a purple cloth). More
+    edges cost more and can join a card's outline to the lines inside it: for a photo that
+    the grey picture's edges leave in doubt.
     """
-    return _find(image, whole=True, one_card=one_card)
+    return _find(image, whole=True, one_card=one_card, colour=colour)
 
 
 def halves(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -496,15 +512,17 @@ def _work_scale(h: int, w: int, *, enlarge: bool) -> float:
     return math.sqrt(WORK_PIXELS / (h * w))
 
 
-def _working(image: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
-    """The grey picture scaled by ``k`` (``_work_scale``), and its size over the picture's
-    (x, y)."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    h, w = grey.shape[:2]
+def _working(image: np.ndarray, k: float, *, grey: bool = True
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The picture (grey unless ``grey`` is False) scaled by ``k`` (``_work_scale``), and its
+    size over the picture's (x, y)."""
+    if grey and image.ndim == 3:
+        image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    h, w = image.shape[:2]
     if k == 1:
-        return grey, np.float32([1, 1])
+        return image, np.float32([1, 1])
     sw, sh = max(1, round(w * k)), max(1, round(h * k))
-    small = cv2.resize(grey, (sw, sh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
     return small, np.float32([sw / w, sh / h])
 
 
@@ -514,18 +532,25 @@ def _to_picture(q: np.ndarray, scale: np.ndarray) -> np.ndarray:
     return order_corners((q + 0.5) / scale - 0.5)
 
 
-def _find(image: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlines:
+def _find(image: np.ndarray, *, whole: bool, one_card: bool = False, colour: bool = False
+          ) -> Outlines:
     """What finding finds at the working size (``_work_scale``), corners in the picture's
     pixels. A camera's frame (not ``whole``) gives only cards and blocks holding cards
     found; a whole picture read at once (``whole``) is also enlarged when small, and gives
     every list of ``find_outlines``."""
-    grey, scale = _working(image, _work_scale(*image.shape[:2], enlarge=whole))
-    found = _find_at(grey, whole=whole, one_card=one_card)
+    k = _work_scale(*image.shape[:2], enlarge=whole)
+    grey, scale = _working(image, k)
+    edges = None
+    if colour and image.ndim == 3:
+        edges = _colour_edges(grey, _working(image, k, grey=False)[0])
+    found = _find_at(grey, whole=whole, one_card=one_card, edges=edges)
     return Outlines(*([_to_picture(q, scale) for q in quads] for quads in found))
 
 
-def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlines:
-    """``_find`` at the working size."""
+def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
+             edges: np.ndarray | None = None) -> Outlines:
+    """``_find`` at the working size (``edges``: the picture's edges, when not ``_edges``
+    of ``grey``)."""
     out = Outlines([], [], [], [], [], [])
     blocks = out.blocks
     h, w = grey.shape[:2]
@@ -533,7 +558,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False) -> Outlin
     # sets of photos, cut on the edge, dark-bordered cards enrolled so were named less often
     # (65 -> 48 % of spread cards on one set).
     on_edge = not one_card
-    edges = _edges(grey)
+    edges = _edges(grey) if edges is None else edges
     # Thin edges keep the regions inside a card apart from its outline (touching cards).
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     near = cv2.dilate(edges, _KERNEL)

@@ -484,11 +484,16 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     card): of the cards found, one alone takes at least ``PHOTO_CARD_SHARE`` of the picture,
     no other card found comes near its size, and no outline lies around it that it could be
     the picture panel of (``PANEL_SHARE``: a card's own border; the mat it lies on is far
-    larger)."""
+    larger). When the grey picture's edges show no card that large, each colour's edges
+    are looked at too (a black card on a purple cloth shows in colour alone); not before,
+    as a patterned cloth's colours outline squares and stripes that a card's edge can join."""
     from vision.detect import find_outlines
 
     h, w = picture.shape[:2]
     found = find_outlines(picture, one_card=True)
+    if picture.ndim == 3 and not any(cv2.contourArea(q) >= PHOTO_CARD_SHARE * h * w
+                                     for q in found.cards):
+        found = find_outlines(picture, one_card=True, colour=True)
     cards = sorted(found.cards, key=lambda q: -cv2.contourArea(q))
     if not cards or cv2.contourArea(cards[0]) < PHOTO_CARD_SHARE * h * w:
         return None
