@@ -242,9 +242,11 @@ def _names(ids) -> str:
 
 # ----------------------------------------------------------------------- the printable mat
 
-BACKGROUND_BGR = (222, 232, 238)
-INK_BGR = (70, 52, 40)
-SLOT_BGR = {"a": (60, 60, 170), "b": (150, 90, 40)}
+# A mid-toned green, like a card table's felt: white-bordered cards and black ones both stand
+# out against it (on a cream mat, cards with a white border were hardly ever found).
+BACKGROUND_BGR = (90, 120, 70)
+INK_BGR = (222, 232, 238)
+SLOT_BGR = {"a": (120, 130, 245), "b": (245, 200, 130)}
 
 
 def render_mat(px_per_mm: float = 300 / 25.4) -> np.ndarray:
@@ -260,10 +262,9 @@ def render_mat(px_per_mm: float = 300 / 25.4) -> np.ndarray:
     image[:] = BACKGROUND_BGR
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICT))
     for marker_id, (mx, my) in MARKERS.items():
-        # A white quiet zone around each marker keeps it findable on any print.
-        q = MARKER_MARGIN_MM * 0.6
-        cv2.rectangle(image, (px(mx - q), px(my - q)), (px(mx + MARKER_MM + q) - 1,
-                      px(my + MARKER_MM + q) - 1), (255, 255, 255), -1)
+        # Black on the green, with no white square around: a white quiet zone is a second
+        # square close around the marker, and OpenCV's finder then dropped the marker in
+        # pictures of some sizes (the mat 400 to 840 pixels wide, or tilted).
         side = px(mx + MARKER_MM) - px(mx)
         marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
         image[px(my):px(my) + side, px(mx):px(mx) + side] = marker[:, :, None]

@@ -499,7 +499,9 @@ def _warp_mat(hm: np.ndarray, size) -> np.ndarray:
         ppm = 2.0
         plane = draw_mat(ppm)
         scale = np.diag([1 / ppm, 1 / ppm, 1.0])
-        table = np.full((size[1], size[0], 3), (90, 100, 110), np.uint8)
+        # A light wooden table: the green mat's own outline shows against it (a table as dark
+        # as the mat hides it, and the mat is then no outline to tell from a card at all).
+        table = np.full((size[1], size[0], 3), (150, 175, 195), np.uint8)
         img = cv2.warpPerspective(plane, hm @ scale, size, dst=table, flags=cv2.INTER_AREA,
                                   borderMode=cv2.BORDER_TRANSPARENT)
         if len(_MAT_CACHE) > 8:
