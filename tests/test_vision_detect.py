@@ -254,7 +254,7 @@ def test_changed_ignores_noise_but_sees_a_card(deck):
 
 
 def test_mat_markers_are_known_as_markers_whichever_outline_is_found(deck):
-    """A marker's black square and the same square with its white margin are both markers
+    """A marker's black square and the same square with the mat around it are both markers
     (so neither is taken for a card nor examined again on the next frames); a card is not."""
     import cv2
 

@@ -199,6 +199,22 @@ def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_cut_down():
     assert grey_alone == 0  # the grey picture alone found none of them
 
 
+def test_a_scan_among_photos_is_not_cut_to_a_frame_its_colours_outline():
+    """Photos of playing cards with two scans among them: grey shows no card on the scans of
+    the jack and king of hearts, and their colours outline the picture's frame, 1.4 times
+    larger than the cards on the photos. They stay whole, and are named as left whole."""
+    from vision.recognize import _placed_card, cards_cut_out
+
+    deck = S.pip_deck()
+    labels = [k for k in sorted(deck) if k[0].isdigit()][:10]
+    refs = {k: [S.table_photo(k, deck[k], 700 + j)] for j, k in enumerate(labels)}
+    scans = {k: [deck[k]] for k in ("Jh", "Kh")}
+    assert all(_placed_card(pics[0])[1] for pics in scans.values())  # by colour alone
+    out, left_whole = cards_cut_out({**refs, **scans})
+    assert all(out[k][0] is scans[k][0] for k in scans) and left_whole == ["Jh", "Kh"]
+    assert all(out[k][0].shape[0] < refs[k][0].shape[0] for k in labels)  # the photos: cut
+
+
 def test_references_are_turned_the_same_way_up(deck):
     from vision.recognize import _same_way_up
 

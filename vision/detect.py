@@ -187,7 +187,7 @@ _RECENT_MARKERS: list[np.ndarray] = []  # markers seen lately: a fixed camera se
 
 def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     """Is this squarish quad one of the mat's ArUco markers (its black square, or that with
-    its white margin)?"""
+    the light margin around it: white on mats printed before the green one)?"""
     if any(quad_iou(q, m) > 0.9 for m in _RECENT_MARKERS):
         return True
     if _looks_like_marker(grey, q):
@@ -207,9 +207,9 @@ def _ring(patch: np.ndarray, a: int, b: int) -> float:
 
 def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     # Cheap look first, on the quad with a margin around it (10 + 40 + 10 pixels): a marker
-    # is a black band inside a light margin, whether the quad is the margin's outline (light
-    # just inside, dark further in) or the black square's own (dark just inside, light just
-    # outside).
+    # is a black band inside a lighter margin (white, or the green mat), whether the quad is
+    # the margin's outline (light just inside, dark further in) or the black square's own
+    # (dark just inside, light just outside).
     m = cv2.getPerspectiveTransform(np.float32(q), np.float32([[10, 10], [50, 10], [50, 50],
                                                                [10, 50]]))
     small = cv2.warpPerspective(grey, m, (60, 60), borderMode=cv2.BORDER_REPLICATE)

@@ -74,6 +74,11 @@ DEFAULT_THRESHOLD = 0.5
 # most PHOTO_OTHER_SHARE of its size.
 PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
+# A card found on a photo by colour alone is cut out only when each side is within
+# COLOUR_CUT_SIZE of the middle size of the cards found in grey, of which there must be
+# COLOUR_CUT_PEERS at least (see ``_of_their_size``).
+COLOUR_CUT_SIZE = 0.15
+COLOUR_CUT_PEERS = 3
 CUT_MAX_MOVE = 0.12
 # A picture classified whole and not recognised may be a loosely cropped photo: the one card
 # found in it, taking at least LOOSE_CARD_SHARE of it, is tried.
@@ -479,6 +484,11 @@ def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndar
 
 
 def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
+    """``_placed_card``'s corners alone."""
+    return _placed_card(picture)[0]
+
+
+def _placed_card(picture: np.ndarray) -> tuple[np.ndarray | None, bool]:
     """The corners of the one card a picture shows on a background (a photo of a card lying
     on a table), or None when the picture is not that (a scan, a picture cropped to the
     card): of the cards found, one alone takes at least ``PHOTO_CARD_SHARE`` of the picture,
@@ -486,25 +496,47 @@ def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
     the picture panel of (``PANEL_SHARE``: a card's own border; the mat it lies on is far
     larger). When the grey picture's edges show no card that large, each colour's edges
     are looked at too (a black card on a purple cloth shows in colour alone); not before,
-    as a patterned cloth's colours outline squares and stripes that a card's edge can join."""
+    as a patterned cloth's colours outline squares and stripes that a card's edge can join.
+    Also whether it was found so, by colour (on a scan, colour can outline a picture's frame
+    or a symbol: ``cards_cut_out`` keeps such a card only when it is of the others' size)."""
     from vision.detect import find_outlines
 
     h, w = picture.shape[:2]
     found = find_outlines(picture, one_card=True)
-    if picture.ndim == 3 and not any(cv2.contourArea(q) >= PHOTO_CARD_SHARE * h * w
-                                     for q in found.cards):
+    by_colour = picture.ndim == 3 and not any(cv2.contourArea(q) >= PHOTO_CARD_SHARE * h * w
+                                              for q in found.cards)
+    if by_colour:
         found = find_outlines(picture, one_card=True, colour=True)
     cards = sorted(found.cards, key=lambda q: -cv2.contourArea(q))
     if not cards or cv2.contourArea(cards[0]) < PHOTO_CARD_SHARE * h * w:
-        return None
+        return None, False
     card = cards[0]
     if len(cards) > 1 and cv2.contourArea(cards[1]) > PHOTO_OTHER_SHARE * cv2.contourArea(card):
-        return None
+        return None, False
     mx, my = card.mean(axis=0).tolist()
     most = cv2.contourArea(card) / PANEL_SHARE[0]  # an outline around a panel at most this large
     if any(point_inside(q, (mx, my)) and cv2.contourArea(q) <= most for q in found.close_ups):
-        return None
-    return card
+        return None, False
+    return card, by_colour
+
+
+def _sides(q: np.ndarray) -> tuple[float, float]:
+    """A quad's shorter and longer side (the mean of each pair of opposite sides)."""
+    a = (float(np.linalg.norm(q[1] - q[0])) + float(np.linalg.norm(q[3] - q[2]))) / 2
+    b = (float(np.linalg.norm(q[2] - q[1])) + float(np.linalg.norm(q[0] - q[3]))) / 2
+    return min(a, b), max(a, b)
+
+
+def _of_their_size(by_colour: list[np.ndarray], in_grey: list[np.ndarray]) -> list[bool]:
+    """Which cards found by colour alone are of the size of the cards found in grey (each
+    side within COLOUR_CUT_SIZE of theirs, the middle of at least COLOUR_CUT_PEERS): photos
+    taken alike show the cards alike, while a frame or a symbol that colour outlines on a
+    scan is seldom of that size. None is, with too few cards found in grey to tell."""
+    if len(in_grey) < COLOUR_CUT_PEERS:
+        return [False] * len(by_colour)
+    short, long_ = (float(np.median(v)) for v in zip(*map(_sides, in_grey), strict=True))
+    return [abs(s / short - 1) <= COLOUR_CUT_SIZE and abs(ln / long_ - 1) <= COLOUR_CUT_SIZE
+            for s, ln in map(_sides, by_colour)]
 
 
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
@@ -513,8 +545,12 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
     cut down to the card, when at least half of all the pictures are such photos: a deck's
     scans, whose picture panels can look like cards, stay whole. Also the labels of the
     pictures left whole among such photos (no card found on them: likely photos too)."""
-    places = {label: [_card_on_background(p) for p in pics]
-              for label, pics in references.items()}
+    placed = {label: [_placed_card(p) for p in pics] for label, pics in references.items()}
+    coloured = [q for v in placed.values() for q, c in v if q is not None and c]
+    kept = iter(_of_their_size(coloured, [q for v in placed.values() for q, c in v
+                                          if q is not None and not c]))
+    places = {label: [q if q is None or not c or next(kept) else None for q, c in v]
+              for label, v in placed.items()}
     n = sum(len(v) for v in places.values())
     if sum(q is not None for v in places.values() for q in v) * 2 < n:
         return {label: list(pics) for label, pics in references.items()}, []
