@@ -218,26 +218,36 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
     scale = max(out.shape[1] / 640.0, 0.5)
     font = cv2.FONT_HERSHEY_SIMPLEX
     thick = max(1, round(2 * scale))
+    def outline(quad: np.ndarray, colour) -> None:
+        # Dark under light: a line in any colour shows on any mat (green on the green mat).
+        line = max(2, thick)  # so thin a line, smoothed over the dark one, loses its colour
+        for c, t in (((0, 0, 0), line + 2), (colour, line)):
+            cv2.polylines(out, [np.asarray(quad, np.int32).reshape(-1, 1, 2)], True, c, t,
+                          cv2.LINE_AA)
+
     if markers:
         ids = sorted(markers)
+        for i in ids:
+            outline(markers[i], GREEN)
         cv2.aruco.drawDetectedMarkers(out, [markers[i].reshape(1, 4, 2) for i in ids],
                                       np.array(ids, np.int32).reshape(-1, 1), GREEN)
     if view is not None:
-        cv2.polylines(out, [view.outline_px().astype(np.int32)], True, GREEN, thick, cv2.LINE_AA)
+        outline(view.outline_px(), GREEN)
         poor = {look.zone for look in slots if look.poor}
         just = {look.zone for look in slots if not look.clear}
         for zone in ZONES:
             colour = (RED if zone.name in poor else YELLOW if zone.name in just
                       else SLOT_COLOUR)
             quad = view.mat_to_image(zone_corners_mm(zone)).astype(np.int32)
-            cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
+            outline(quad, colour)
             x, y = quad.min(axis=0)
-            cv2.putText(out, f"slot {zone.name}", (int(x), int(y) - 6), font, 0.6 * scale,
-                        colour, thick, cv2.LINE_AA)
+            for c, t in (((0, 0, 0), thick + 2), (colour, thick)):
+                cv2.putText(out, f"slot {zone.name}", (int(x), int(y) - 6), font, 0.6 * scale,
+                            c, t, cv2.LINE_AA)
     for card in cards:
         colour = GREEN if card.label is not None else (ORANGE if recognised else SLOT_COLOUR)
         quad = card.corners.astype(np.int32)
-        cv2.polylines(out, [quad], True, colour, thick, cv2.LINE_AA)
+        outline(quad, colour)
         if recognised:
             text = (f"{card.label} {card.score:.2f}" if card.label is not None
                     else f"? {card.score:.2f}")
