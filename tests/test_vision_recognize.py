@@ -178,7 +178,7 @@ def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_cut_down():
     picture shows no edge around the card (a purple cloth as dark as the card), and it was
     left whole; each colour's edges outline it."""
     from vision.detect import find_outlines, quad_iou
-    from vision.recognize import _card_on_background
+    from vision.recognize import _placed_card
 
     rng = np.random.default_rng(3)
     face = np.full((616, 441, 3), 25, np.uint8)
@@ -194,7 +194,7 @@ def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_cut_down():
         h, w = scene.image.shape[:2]
         grey_alone += any(cv2.contourArea(q) >= 0.1 * h * w
                           for q in find_outlines(scene.image, one_card=True).cards)
-        q = _card_on_background(scene.image)
+        q = _placed_card(scene.image)[0]
         assert q is not None and quad_iou(q, scene.cards[0].corners) >= 0.9, seed
     assert grey_alone == 0  # the grey picture alone found none of them
 

@@ -483,11 +483,6 @@ def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndar
     return refs
 
 
-def _card_on_background(picture: np.ndarray) -> np.ndarray | None:
-    """``_placed_card``'s corners alone."""
-    return _placed_card(picture)[0]
-
-
 def _placed_card(picture: np.ndarray) -> tuple[np.ndarray | None, bool]:
     """The corners of the one card a picture shows on a background (a photo of a card lying
     on a table), or None when the picture is not that (a scan, a picture cropped to the
@@ -522,9 +517,10 @@ def _placed_card(picture: np.ndarray) -> tuple[np.ndarray | None, bool]:
 
 def _sides(q: np.ndarray) -> tuple[float, float]:
     """A quad's shorter and longer side (the mean of each pair of opposite sides)."""
-    a = (float(np.linalg.norm(q[1] - q[0])) + float(np.linalg.norm(q[3] - q[2]))) / 2
-    b = (float(np.linalg.norm(q[2] - q[1])) + float(np.linalg.norm(q[0] - q[3]))) / 2
-    return min(a, b), max(a, b)
+    from vision.detect import _side_pairs
+
+    a, b = sorted(_side_pairs(q))
+    return a / 2, b / 2
 
 
 def _of_their_size(by_colour: list[np.ndarray], in_grey: list[np.ndarray]) -> list[bool]:
@@ -541,7 +537,7 @@ def _of_their_size(by_colour: list[np.ndarray], in_grey: list[np.ndarray]) -> li
 
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
                   ) -> tuple[dict[str, list[np.ndarray]], list[str]]:
-    """``references`` with each photo of a card lying on a background (``_card_on_background``)
+    """``references`` with each photo of a card lying on a background (``_placed_card``)
     cut down to the card, when at least half of all the pictures are such photos: a deck's
     scans, whose picture panels can look like cards, stay whole. Also the labels of the
     pictures left whole among such photos (no card found on them: likely photos too)."""
