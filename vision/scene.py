@@ -99,6 +99,11 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     return _small_checked(rec, image, out, found)
 
 
+def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
+    """The readings that name a card, each with its area in pixels."""
+    return [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+
+
 def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
                    found: Sequence[Reading]) -> list[Reading]:
     """``readings``, each card named barely sure (under GUESS_SURE) on an outline ``found``
@@ -107,12 +112,12 @@ def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
     a deck are all one size, so such an outline is most likely a piece of a card (the part
     of its picture panel showing beside the card on top, named as another card at 0.52)."""
     ids = {id(r) for r in found}
-    named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+    named = _named_areas(readings)
+    areas = {id(r): area for r, area in named}
     out = []
     for r in readings:
-        if (id(r) in ids and r.label is not None and r.score < GUESS_SURE
-                and any(o is not r and cv2.contourArea(r.corners) < UNDERSIZED * a
-                        for o, a in named)):
+        if (id(r) in ids and id(r) in areas and r.score < GUESS_SURE
+                and any(o is not r and areas[id(r)] < UNDERSIZED * a for o, a in named)):
             m = rec.check_guess(image, r.corners, Match(r.label, r.score, r.label))
             r = r if m.label == r.label else Reading(m.label, m.score, r.corners)
         out.append(r)
@@ -126,7 +131,7 @@ def _without_undersized(readings: list[Reading], pieces: Sequence[Reading]) -> l
     camera, does not count alone): the cards of a deck are all one size, so it is a piece of
     one card (half of the picture panel of a dark card whose own outline did not show, named
     as another card at 0.51)."""
-    named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+    named = _named_areas(readings)
     ids = {id(p) for p in pieces}
     small = {id(r) for r, area in named if id(r) in ids
              and sum(area < UNDERSIZED * a for o, a in named if o is not r) >= 2}
@@ -137,7 +142,7 @@ def _without_nested(readings: list[Reading]) -> list[Reading]:
     """``readings`` but for each card named that lies inside another card named (NESTED_INSIDE
     of it) and is far smaller than it (NESTED_SMALLER of its area): the cards of a deck are
     all one size, so it is that card's picture panel, named by its look alone."""
-    named = [(r, cv2.contourArea(r.corners)) for r in readings if r.label is not None]
+    named = _named_areas(readings)
     nested = {id(r) for r, area in named for o, around in named
               if o is not r and area < NESTED_SMALLER * around
               and _inter(r.corners, o.corners) >= NESTED_INSIDE * area}
