@@ -218,12 +218,18 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
     scale = max(out.shape[1] / 640.0, 0.5)
     font = cv2.FONT_HERSHEY_SIMPLEX
     thick = max(1, round(2 * scale))
+
+    # Dark under light: a line or a word in any colour shows on any mat (green on the green
+    # mat).
     def outline(quad: np.ndarray, colour) -> None:
-        # Dark under light: a line in any colour shows on any mat (green on the green mat).
         line = max(2, thick)  # so thin a line, smoothed over the dark one, loses its colour
         for c, t in (((0, 0, 0), line + 2), (colour, line)):
             cv2.polylines(out, [np.asarray(quad, np.int32).reshape(-1, 1, 2)], True, c, t,
                           cv2.LINE_AA)
+
+    def label(text: str, org: tuple[int, int], size: float, colour) -> None:
+        for c, t in (((0, 0, 0), thick + 2), (colour, thick)):
+            cv2.putText(out, text, org, font, size * scale, c, t, cv2.LINE_AA)
 
     if markers:
         ids = sorted(markers)
@@ -241,9 +247,7 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
             quad = view.mat_to_image(zone_corners_mm(zone)).astype(np.int32)
             outline(quad, colour)
             x, y = quad.min(axis=0)
-            for c, t in (((0, 0, 0), thick + 2), (colour, thick)):
-                cv2.putText(out, f"slot {zone.name}", (int(x), int(y) - 6), font, 0.6 * scale,
-                            c, t, cv2.LINE_AA)
+            label(f"slot {zone.name}", (int(x), int(y) - 6), 0.6, colour)
     for card in cards:
         colour = GREEN if card.label is not None else (ORANGE if recognised else SLOT_COLOUR)
         quad = card.corners.astype(np.int32)
@@ -256,11 +260,7 @@ def draw(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView | None
         x, y = quad.mean(axis=0)
         (tw, th), _ = cv2.getTextSize(text, font, 0.6 * scale, thick)
         org = (int(x - tw / 2), int(y + th / 2))
-        cv2.putText(out, text, org, font, 0.6 * scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.putText(out, text, org, font, 0.6 * scale, colour, thick, cv2.LINE_AA)
+        label(text, org, 0.6, colour)
     banner = "mat found" if view is not None else "mat NOT found"
-    cv2.putText(out, banner, (8, int(24 * scale)), font, 0.7 * scale, (0, 0, 0), thick + 2,
-                cv2.LINE_AA)
-    cv2.putText(out, banner, (8, int(24 * scale)), font, 0.7 * scale,
-                GREEN if view is not None else RED, thick, cv2.LINE_AA)
+    label(banner, (8, int(24 * scale)), 0.7, GREEN if view is not None else RED)
     return out
