@@ -20,6 +20,8 @@ from vision.mat import (
     find_mat,
     mat_from_markers,
     render_mat,
+    slot_marks_mm,
+    without_slot_marks,
     zone_at,
     zone_corners_mm,
     zone_named,
@@ -178,3 +180,37 @@ def test_mat_found_through_blur_dim_light_and_glare(mat_image):
     assert view is not None and len(view.markers) >= 3
     back = view.image_to_mat(to_px(truth, [(120, 100), (300, 250)]))
     assert np.abs(back - [(120, 100), (300, 250)]).max() < 4.0
+
+
+def test_a_slots_corner_marks_are_painted_out_and_a_card_over_them_kept(mat_image):
+    """Enrolment looks again with the slot's marks painted in the mat's colour (a card laid
+    touching them is outlined with them as one shape): the marks go, the other slot's stay,
+    and the pixels of a card lying over a mark are not touched."""
+    photo, truth = photograph(mat_image, TILTED)
+    view = mat_from_markers(detect_markers(photo))
+    zone = zone_named("a")
+    # A dark card over half of the top arm of the top-left mark.
+    card = np.round(to_px(truth, [(zone.x + 9, zone.y - 5), (zone.x + 60, zone.y - 5),
+                                  (zone.x + 60, zone.y + 70), (zone.x + 9, zone.y + 70)]))
+    cv2.fillConvexPoly(photo, card.astype(np.int32), (35, 30, 30))
+    out = without_slot_marks(photo, view, "a")
+
+    def along(slot):  # the pixels along the middle of each arm of the slot's marks
+        pts = [np.float32(a) + t * (np.float32(b) - np.float32(a))
+               for a, b in slot_marks_mm(zone_named(slot)) for t in np.linspace(0.1, 0.9, 9)]
+        xy = np.round(to_px(truth, pts)).astype(int)
+        inside = [cv2.pointPolygonTest(card.astype(np.float32), (float(x), float(y)), True) < -2
+                  for x, y in xy]
+        return xy[np.array(inside)]
+
+    (mx, my), = np.round(to_px(truth, [(zone.x - 10, zone.y + 50)])).astype(int)
+    mat_bgr = photo[my - 2:my + 3, mx - 2:mx + 3].reshape(-1, 3).mean(axis=0)
+    a, b = along("a"), along("b")
+    before = np.abs(photo[a[:, 1], a[:, 0]].astype(int) - mat_bgr).max(axis=1)
+    after = np.abs(out[a[:, 1], a[:, 0]].astype(int) - mat_bgr).max(axis=1)
+    assert np.median(before) > 60 and after.max() < 30, (before, after)
+    assert np.array_equal(out[b[:, 1], b[:, 0]], photo[b[:, 1], b[:, 0]])  # slot B's kept
+    mask = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, card.astype(np.int32), 255)
+    mask = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    assert np.array_equal(out[mask > 0], photo[mask > 0])  # the card's pixels

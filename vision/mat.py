@@ -249,6 +249,22 @@ INK_BGR = (222, 232, 238)
 SLOT_BGR = {"a": (120, 130, 245), "b": (245, 200, 130)}
 
 
+SLOT_MARK_MM = 1.6  # how wide the slots' corner marks are printed
+SLOT_ARM = 0.22  # each arm of a corner mark, as a share of the slot's shorter side
+
+
+def slot_marks_mm(zone: Zone) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The slot's printed corner marks: each arm of each corner's L as its two ends (mm),
+    drawn SLOT_MARK_MM wide along the slot's outline."""
+    arm = min(zone.w, zone.h) * SLOT_ARM
+    x0, y0, x1, y1 = zone.x, zone.y, zone.x + zone.w, zone.y + zone.h
+    marks = []
+    for cx, cy, dx, dy in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x1, y1, -1, -1), (x0, y1, 1, -1)):
+        marks.append(((cx, cy), (cx + dx * arm, cy)))
+        marks.append(((cx, cy), (cx, cy + dy * arm)))
+    return marks
+
+
 def render_mat(px_per_mm: float = 300 / 25.4) -> np.ndarray:
     """The printable mat as a BGR image (default 300 dpi): corner markers, the two slots
     outlined by corner brackets with their names, a title and a hint."""
@@ -269,17 +285,12 @@ def render_mat(px_per_mm: float = 300 / 25.4) -> np.ndarray:
         marker = cv2.aruco.generateImageMarker(dictionary, marker_id, side, borderBits=1)
         image[px(my):px(my) + side, px(mx):px(mx) + side] = marker[:, :, None]
     font = cv2.FONT_HERSHEY_DUPLEX
-    line = max(1, px(0.8))
+    line = max(1, px(SLOT_MARK_MM / 2))
     for zone in ZONES:
         colour = SLOT_BGR.get(zone.name, INK_BGR)
-        arm = min(zone.w, zone.h) * 0.22
-        x0, y0, x1, y1 = zone.x, zone.y, zone.x + zone.w, zone.y + zone.h
-        for cx, cy, dx, dy in ((x0, y0, 1, 1), (x1, y0, -1, 1), (x1, y1, -1, -1),
-                               (x0, y1, 1, -1)):
-            cv2.line(image, (px(cx), px(cy)), (px(cx + dx * arm), px(cy)), colour, line * 2,
-                     cv2.LINE_AA)
-            cv2.line(image, (px(cx), px(cy)), (px(cx), px(cy + dy * arm)), colour, line * 2,
-                     cv2.LINE_AA)
+        for (ax, ay), (bx, by) in slot_marks_mm(zone):
+            cv2.line(image, (px(ax), px(ay)), (px(bx), px(by)), colour, line * 2, cv2.LINE_AA)
+        x0, y0, x1 = zone.x, zone.y, zone.x + zone.w
         label = f"{zone.name.upper()}  {ZONE_NAMES.get(zone.name, '')}".strip()
         _text(image, label, (x0 + x1) / 2, y0 - 6, 7.0, colour, px, font)
     _text(image, "Abraca Who?", MAT_W_MM / 2, 34, 12.0, INK_BGR, px, font)
@@ -288,6 +299,62 @@ def render_mat(px_per_mm: float = 300 / 25.4) -> np.ndarray:
     _text(image, "Keep the four corner squares in view of the camera.", MAT_W_MM / 2,
           MAT_H_MM - 20, 5.0, INK_BGR, px, font)
     return image
+
+
+# Painting a slot's corner marks out of a picture (see without_slot_marks): each arm's strip
+# widened MARK_MARGIN_MM on each side; its colour taken from the middle MARK_CORE of the
+# stroke; the mat's from a band MAT_BAND_MM outside the slot; a pixel whose colour lies within
+# MARK_COLOUR_TOL of the line from the mat's colour to the mark's is painted the mat's.
+MARK_MARGIN_MM = 1.0
+MARK_CORE = 0.5
+MAT_BAND_MM = (2.0, 5.0)
+MARK_COLOUR_TOL = 30.0
+
+
+def without_slot_marks(image: np.ndarray, view: MatView, slot: str) -> np.ndarray:
+    """A copy of a camera picture with the slot's printed corner marks painted in the mat's
+    colour where they show. A card laid touching them is outlined with them as one shape;
+    a card lying over them keeps its own pixels, which are neither the mark's colour nor
+    the mat's."""
+    import cv2
+
+    zone = zone_named(slot)
+    h, w = image.shape[:2]
+
+    def strips(half_mm: float) -> np.ndarray:
+        mask = np.zeros((h, w), np.uint8)
+        for a, b in slot_marks_mm(zone):
+            (ax, ay), (bx, by) = a, b
+            x0, x1 = min(ax, bx) - half_mm, max(ax, bx) + half_mm
+            y0, y1 = min(ay, by) - half_mm, max(ay, by) + half_mm
+            corners = view.mat_to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+            cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+        return mask
+
+    def around(grow_mm: float) -> np.ndarray:
+        mask = np.zeros((h, w), np.uint8)
+        mm = [(zone.x - grow_mm, zone.y - grow_mm), (zone.x + zone.w + grow_mm, zone.y - grow_mm),
+              (zone.x + zone.w + grow_mm, zone.y + zone.h + grow_mm),
+              (zone.x - grow_mm, zone.y + zone.h + grow_mm)]
+        cv2.fillConvexPoly(mask, np.round(view.mat_to_image(mm)).astype(np.int32), 255)
+        return mask
+
+    wide = strips(SLOT_MARK_MM / 2 + MARK_MARGIN_MM)
+    core = strips(MARK_CORE * SLOT_MARK_MM / 2)
+    band = cv2.subtract(around(MAT_BAND_MM[1]), around(MAT_BAND_MM[0]))
+    if not core.any() or not band.any():
+        return image.copy()  # the slot is out of the picture
+    mark = np.median(image[core > 0], axis=0)
+    mat = np.median(image[band > 0], axis=0)
+    ys, xs = np.nonzero(wide)
+    pixels = image[ys, xs].astype(np.float32)
+    towards = (mark - mat).astype(np.float32)
+    t = np.clip((pixels - mat) @ towards / max(float(towards @ towards), 1.0), 0.0, 1.0)
+    off = np.linalg.norm(pixels - mat - t[:, None] * towards, axis=1)
+    out = image.copy()
+    paint = off <= MARK_COLOUR_TOL
+    out[ys[paint], xs[paint]] = np.round(mat).astype(np.uint8)
+    return out
 
 
 def _text(image, text, cx_mm, baseline_mm, height_mm, colour, px, font) -> None:
