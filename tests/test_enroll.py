@@ -10,11 +10,13 @@ from table_scenes import CARD_COLOURS, Table, find_coloured_cards, slot_centre
 from vision.enroll import (
     EnrollError,
     alike_pairs,
+    cards_and_blocks,
     check_labels,
     enroll,
     pick_card,
     warp_card,
 )
+from vision.mat import detect_markers
 from vision.sources import open_source
 
 
@@ -212,3 +214,72 @@ def test_alike_pairs_are_plain_tuples():
             return [("ghost", "cook", 0.9), ("cook", "butler", 0.97)]
 
     assert alike_pairs(R()) == [("ghost", "cook", 0.9), ("cook", "butler", 0.97)]
+
+
+def _dark_card(art):
+    """A card unlike ours: black, with a light square picture."""
+    face = np.full((616, 441, 3), 30, np.uint8)
+    face[108:508, 20:420] = cv2.resize(art, (400, 400), interpolation=cv2.INTER_AREA)
+    return face
+
+
+def _laid(table, face, centre_mm, turn=0.0):
+    """The table's picture with ``face`` lying at ``centre_mm`` (a 63 x 88 mm card)."""
+    from vision.detect import order_corners
+
+    image = table.base.copy()
+    h, w = face.shape[:2]
+    quad = order_corners(table.px(cv2.boxPoints((centre_mm, (63, 88), turn))))
+    hom = cv2.getPerspectiveTransform(np.float32([(0, 0), (w, 0), (w, h), (0, h)]), quad)
+    warped = cv2.warpPerspective(face, hom, (640, 480), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), hom, (640, 480))
+    image[mask > 127] = warped[mask > 127]
+    return cv2.GaussianBlur(image, (0, 0), 0.6), quad
+
+
+def test_a_dark_card_laid_against_the_slots_corner_marks_is_enrolled(tmp_path):
+    """Laid 6 mm to the left, the black card touches slot A's left corner marks, and its
+    outline and theirs are one shape: it is looked for again with the marks painted out."""
+    from vision.synthetic import load_deck
+
+    face = _dark_card(load_deck()["ghost"])
+    cx, cy = slot_centre("a")
+    image, truth = _laid(Table(), face, (cx - 6, cy + 4))
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "000.png"), image)
+    said = []
+    result = enroll(open_source({"kind": "folder", "path": str(folder)}), tmp_path / "refs",
+                    ["ghost"], find_cards=cards_and_blocks, ask=scripted(""), say=said.append,
+                    flush=0, attempts=1)
+    assert result.saved == {"ghost": [tmp_path / "refs" / "ghost" / "ghost-1.png"]}, said
+    saved = cv2.imread(str(result.saved["ghost"][0]))
+    expected = warp_card(image, truth)
+    assert np.abs(saved.astype(int) - expected).mean() < 12  # cut along the card's own edge
+
+
+def test_the_card_is_enrolled_not_the_picture_panel_found_on_it():
+    """A card whose picture panel was found as a card: of the two outlines in the slot, the
+    one of a card's size on the mat is the card."""
+    from vision.mat import mat_from_markers
+
+    table = Table()
+    cx, cy = slot_centre("a")
+    card = table.px(cv2.boxPoints(((cx, cy), (63, 88), 0)))
+    panel = table.px(cv2.boxPoints(((cx, cy - 12), (55, 50), 0)))
+    view = mat_from_markers(detect_markers(table.frame().image))
+    assert np.array_equal(pick_card([panel, card], view, "a"), card)
+    assert pick_card([panel], view, "a") is not None  # alone, it is what there is to say of
+
+
+def test_a_picture_panel_alone_in_the_slot_is_no_mat_printed_at_another_size(tmp_path):
+    """Only the picture on the card found (0.7 times a card): staff are asked to lay the
+    card again, not told to print the mat again."""
+    table = Table()
+    cx, cy = slot_centre("a")
+    panel = table.px(cv2.boxPoints(((cx, cy - 12), (48, 60), 0)))
+    source = folder_camera(tmp_path, [table.frame()])
+    said = []
+    enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [panel],
+           ask=scripted(""), say=said.append, flush=0, attempts=1)
+    assert "I cannot see one card in slot A." in said[0], said

@@ -21,6 +21,7 @@ from vision.mat import (
     MatView,
     detect_markers,
     mat_from_markers,
+    without_slot_marks,
     zone_corners_mm,
     zone_named,
 )
@@ -59,11 +60,15 @@ def warp_card(image: np.ndarray, corners, size: tuple[int, int] = CARD_PX) -> np
 
 
 def pick_card(cards: list, view: MatView | None, slot: str = "a") -> np.ndarray | None:
-    """Which of the cards found is the one to enrol: the one in the slot when the mat is
-    in view, else the only card in view. None when that is not clear."""
+    """Which of the outlines found is the card to enrol: the one in the slot when the mat is
+    in view (of those there, the one of a card's size on the mat, when only one is), else the
+    only one in view. None when that is not clear."""
     quads = [np.asarray(c, np.float32).reshape(4, 2) for c in cards]
     if view is not None:
         inside = [q for q in quads if (z := view.zone_of(q)) is not None and z.name == slot]
+        sized = [q for q in inside if view.card_sized(q)]
+        if len(sized) == 1:
+            return sized[0]  # a card, not the picture panel on it taken for one
         if len(inside) == 1:
             return inside[0]
         if len(inside) > 1:
@@ -71,6 +76,28 @@ def pick_card(cards: list, view: MatView | None, slot: str = "a") -> np.ndarray 
     if len(quads) == 1:
         return quads[0]
     return None
+
+
+def find_in_slot(image: np.ndarray, view: MatView | None, slot: str,
+                 find_cards: Callable[[np.ndarray], list]) -> np.ndarray | None:
+    """The card to enrol (``pick_card``). With the mat in view and no outline of a card's
+    size in the slot, looked for again with the slot's corner marks painted out: a card
+    laid touching them is outlined with them as one shape."""
+    quad = pick_card(find_cards(image), view, slot)
+    if view is None or (quad is not None and view.card_sized(quad)):
+        return quad
+    again = pick_card(find_cards(without_slot_marks(image, view, slot)), view, slot)
+    return again if again is not None and view.card_sized(again) else quad
+
+
+def cards_and_blocks(image: np.ndarray) -> list[np.ndarray]:
+    """The cards found (``vision.detect.find_cards``) and the outlines set aside as blocks:
+    on the mat, a block of a card's size holding a smaller card found is one card whose
+    picture panel was taken for a card."""
+    from vision.detect import find_cards
+
+    blocks: list[np.ndarray] = []
+    return find_cards(image, blocks=blocks) + blocks
 
 
 def slot_outline(quad: np.ndarray, view: MatView, slot: str) -> bool:
@@ -149,14 +176,16 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
             else:
                 image = frame.image
                 view = mat_from_markers(detect_markers(image))
-                quad = pick_card(find_cards(image), view, slot)
+                quad = find_in_slot(image, view, slot, find_cards)
                 if quad is None or not card_size_ok(quad, view):
                     if (quad is not None and view is not None
                             and (zone := view.zone_of(quad)) is not None and zone.name == slot
-                            and not slot_outline(quad, view, slot)):
-                        # One card in the slot, but of no card's size on the mat: the mat was
+                            and not slot_outline(quad, view, slot)
+                            and view.times_a_card(quad) > 1):
+                        # One card in the slot, larger than a card on the mat: the mat was
                         # printed at another size (shrunk onto A4). Not a marker or other
-                        # outline found elsewhere when the slot is empty.
+                        # outline found elsewhere when the slot is empty, nor the picture on
+                        # a card whose own edge did not show.
                         say(f"The card in slot {slot.upper()} looks "
                             f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
                             f"should: {REPRINT_MAT}")

@@ -182,15 +182,14 @@ def _show(picture) -> bool:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import EnrollError, check_labels, enroll, pretty, too_alike
+    from vision.enroll import EnrollError, cards_and_blocks, check_labels, enroll, pretty, too_alike
 
     try:
         labels = check_labels(s.strip() for s in args.labels.split(",") if s.strip())
     except EnrollError as exc:
         print(exc, file=sys.stderr)
         return 2
-    find_cards = _find_cards()
-    if find_cards is None:
+    if _find_cards() is None:
         print("Card detection is not installed in this copy of the companion.", file=sys.stderr)
         return 2
     config, source, problem = _open(args.source, args.timeout)
@@ -201,7 +200,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
         "kind") == "synthetic" else None
     try:
-        result = enroll(source, args.out, labels, find_cards=find_cards, ask=_ask,
+        result = enroll(source, args.out, labels, find_cards=cards_and_blocks, ask=_ask,
                         slot=args.slot, flush=flush, timeout=args.timeout, before_capture=hook)
     except EnrollError as exc:
         print(exc, file=sys.stderr)
