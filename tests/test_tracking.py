@@ -818,3 +818,23 @@ def test_cards_too_large_in_pictures_without_times_count_frames():
     assert tracker.misfit is None
     tracker.feed(table.frame(card, card_mm=ON_A4).image)
     assert tracker.misfit == pytest.approx(1.41, abs=0.05)
+
+
+@pytest.mark.parametrize("table_bgr", [(45, 45, 45), (80, 110, 70)])
+def test_cards_on_the_mat_on_a_dark_table_are_laid(table_bgr):
+    """The green mat on a dark table, or on one of its own colour: the table's reader, with
+    the stand-in deck enrolled, reads the two cards in their slots."""
+    from pathlib import Path
+
+    from vision import synthetic as S
+    from vision.recognize import Recognizer
+    from vision.scene import CardReader
+
+    rec = Recognizer.from_dir(Path(__file__).resolve().parents[1] / "assets" / "cards")
+    tracker = RevealTracker(CardReader(rec), stable_frames=2)
+    deck, events = S.load_deck(), []
+    for t in range(3):
+        scene = S.mat_scene(deck, {"a": "cook", "b": "butler"}, rng=11, table_bgr=table_bgr)
+        events += tracker.feed(Frame(scene.image, t / 15))
+    assert {(e.label, e.zone) for e in events} == {("cook", "a"), ("butler", "b")}, events
+    assert tracker.sees_mat

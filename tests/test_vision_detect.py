@@ -84,6 +84,18 @@ def test_cards_on_a_mat_seen_whole_from_further_away_are_found(deck, margin):
         assert (hits, false) == (total, 0), (seed, hits, false)
 
 
+@pytest.mark.parametrize("table_bgr", [(50, 50, 50), (80, 110, 70)])
+@pytest.mark.parametrize("margin", [0.04, 0.2])
+def test_cards_on_the_mat_are_found_on_a_dark_table(deck, table_bgr, margin):
+    """The mat on a dark table, or one of the mat's own green, whose outline then hardly
+    shows: the cards on it are found all the same, and nothing else."""
+    for seed in range(4):
+        sc = S.mat_scene(deck, {"a": "ghost", "b": "vampire"}, margin=margin, rng=seed,
+                         table_bgr=table_bgr)
+        hits, total, false = _found(sc, find_cards(sc.image))
+        assert (hits, total, false) == (2, 2, 0), (seed, hits, false)
+
+
 @pytest.mark.parametrize("card_px", [200, 260, 290])
 def test_a_card_whose_art_holds_a_small_card_shaped_spot_is_found_in_its_photo(deck, card_px):
     """The cleaner's broom head is card-shaped, under a tenth of the card: the card holding it

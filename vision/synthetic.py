@@ -469,18 +469,24 @@ def table_photo(label: str, card: np.ndarray, rng: np.random.Generator | int = 0
                         hand=False, glare=False).image
 
 
+# The table the mat lies on, by default light wood: the green mat's own outline shows against
+# it (a table as dark as the mat hides it, and the mat is then no outline to tell from a card).
+TABLE_BGR = (150, 175, 195)
+
+
 def mat_scene(cards: Mapping[str, np.ndarray], lying: Mapping[str, str], *,
               size: tuple[int, int] = (640, 480), tilt: float = 0.12,
               rng: np.random.Generator | int = 0, blur: float = 0.6, noise: float = 3.0,
-              jitter: bool = True, margin: float = 0.04, card_scale: float = 1.0) -> Scene:
+              jitter: bool = True, margin: float = 0.04, card_scale: float = 1.0,
+              table_bgr: tuple[int, int, int] = TABLE_BGR) -> Scene:
     """The printed mat seen from above, with card ``lying[zone]`` in each zone; ``margin``:
     the least room around the mat, as a share of the picture (more: a camera further away);
     ``card_scale``: the cards' size against the mat's (1.41: a mat printed on A4 instead of
-    A3, fitted to the page)."""
+    A3, fitted to the page); ``table_bgr``: the colour of the table around the mat."""
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
     hm = mat_view(size, tilt=tilt, margin=margin, rng=rng)
-    base = _warp_mat(hm, size)
+    base = _warp_mat(hm, size, table_bgr)
     placements = []
     for zone, label in sorted(lying.items()):
         j = rng.uniform(-1, 1, 3) * (6, 6, 8) if jitter else (0, 0, 0)
@@ -493,15 +499,13 @@ def mat_scene(cards: Mapping[str, np.ndarray], lying: Mapping[str, str], *,
 _MAT_CACHE: dict[tuple, np.ndarray] = {}
 
 
-def _warp_mat(hm: np.ndarray, size) -> np.ndarray:
-    key = (hm.tobytes(), size)
+def _warp_mat(hm: np.ndarray, size, table_bgr=TABLE_BGR) -> np.ndarray:
+    key = (hm.tobytes(), size, tuple(table_bgr))
     if key not in _MAT_CACHE:
         ppm = 2.0
         plane = draw_mat(ppm)
         scale = np.diag([1 / ppm, 1 / ppm, 1.0])
-        # A light wooden table: the green mat's own outline shows against it (a table as dark
-        # as the mat hides it, and the mat is then no outline to tell from a card at all).
-        table = np.full((size[1], size[0], 3), (150, 175, 195), np.uint8)
+        table = np.full((size[1], size[0], 3), table_bgr, np.uint8)
         img = cv2.warpPerspective(plane, hm @ scale, size, dst=table, flags=cv2.INTER_AREA,
                                   borderMode=cv2.BORDER_TRANSPARENT)
         if len(_MAT_CACHE) > 8:
