@@ -27,12 +27,15 @@ sys.path.insert(0, str(ROOT))
 
 from vision import synthetic as S  # noqa: E402
 from vision.detect import find_cards, quad_iou  # noqa: E402
+from vision.enroll import card_size_ok, cards_and_blocks, find_in_slot  # noqa: E402
+from vision.mat import detect_markers, mat_from_markers  # noqa: E402
 from vision.recognize import Recognizer, warp_quad  # noqa: E402
 from vision.scene import CardReader  # noqa: E402
 
 DOBBLE = ROOT.parent / "shared" / "data" / "dobble"
 FIGURES: dict[str, float] = {}  # what the targets are checked against, filled as they come
 HIT_IOU = 0.7  # a detection this close to a card found it
+HIT_IOU_ENROL = 0.9  # a reference cut this close to the card is cut on its edge
 FALSE_IOU = 0.3  # a detection overlapping no card this much is a false alarm
 
 
@@ -326,6 +329,29 @@ def bench_other_deck(n: int, seed: int) -> None:
                 spread = scenes
         bench_whole(rec, spread)
         bench_photographed(deck, spread, seed)
+        bench_enrolled_in_slot(deck, 5 * n, seed)
+
+
+def bench_enrolled_in_slot(deck, n: int, seed: int) -> None:
+    """``companion enroll``'s look at slot A: each card laid in the slot of the synthetic mat
+    as players lay it (a little off centre, a little turned), n pictures. Cut on the card's
+    edge: the outline kept overlaps the card over HIT_IOU_ENROL (intersection over union);
+    else cut elsewhere (its inner frame), or no card is seen and the card is asked for
+    again."""
+    labels = sorted(deck)
+    right = elsewhere = again = 0
+    for i in range(n):
+        scene = S.mat_scene(deck, {"a": labels[i % len(labels)]}, rng=seed + i)
+        view = mat_from_markers(detect_markers(scene.image))
+        quad = find_in_slot(scene.image, view, "a", cards_and_blocks)
+        if quad is None or not card_size_ok(quad, view):
+            again += 1
+        elif quad_iou(quad, scene.cards[0].corners) > HIT_IOU_ENROL:
+            right += 1
+        else:
+            elsewhere += 1
+    print(f"  enrolled in slot A of the mat, {n} pictures: cut on the card's edge {right}, "
+          f"elsewhere {elsewhere}, card asked for again {again}")
 
 
 def _read_all(rec, scenes) -> np.ndarray:
@@ -429,6 +455,8 @@ def main() -> int:
     rec = Recognizer.from_dir(ROOT / "assets" / "cards")
     bench_scenes(deck, rec, args.scenes, args.seed, max(1, args.runs))
     bench_dobble()
+    print("our deck:")
+    bench_enrolled_in_slot(deck, 5 * max(10, args.scenes // 8), args.seed + 5)
     bench_other_deck(max(10, args.scenes // 8), args.seed + 7)
     bench_sizes(deck, rec, max(10, args.scenes // 8), args.seed + 11)
     summary()

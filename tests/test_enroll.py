@@ -13,10 +13,11 @@ from vision.enroll import (
     cards_and_blocks,
     check_labels,
     enroll,
+    find_in_slot,
     pick_card,
     warp_card,
 )
-from vision.mat import detect_markers
+from vision.mat import detect_markers, mat_from_markers
 from vision.sources import open_source
 
 
@@ -267,9 +268,14 @@ def test_the_card_is_enrolled_not_the_picture_panel_found_on_it():
     cx, cy = slot_centre("a")
     card = table.px(cv2.boxPoints(((cx, cy), (63, 88), 0)))
     panel = table.px(cv2.boxPoints(((cx, cy - 12), (55, 50), 0)))
+    frame = table.px(cv2.boxPoints(((cx, cy), (57, 80), 0)))  # 0.91 times a card
     view = mat_from_markers(detect_markers(table.frame().image))
+    assert view.card_sized(frame) and not view.card_sized(panel)
     assert np.array_equal(pick_card([panel, card], view, "a"), card)
-    assert pick_card([panel], view, "a") is not None  # alone, it is what there is to say of
+    assert np.array_equal(pick_card([frame, panel, card], view, "a"), card)
+    assert np.array_equal(pick_card([panel], view, "a"), panel)  # for the message to say
+    beside = table.px(cv2.boxPoints(((cx + 5, cy), (63, 88), 0)))  # neither holds the other
+    assert pick_card([card, beside], view, "a") is None
 
 
 def test_a_picture_panel_alone_in_the_slot_is_no_mat_printed_at_another_size(tmp_path):
@@ -283,3 +289,40 @@ def test_a_picture_panel_alone_in_the_slot_is_no_mat_printed_at_another_size(tmp
     enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [panel],
            ask=scripted(""), say=said.append, flush=0, attempts=1)
     assert "I cannot see one card in slot A." in said[0], said
+
+
+@pytest.mark.parametrize("seed", [21, 34])
+def test_a_card_not_its_inner_frame_is_enrolled_from_the_mat(tmp_path, seed):
+    """Trading-card-like cards with a dark border: touching the corner marks, a card's own
+    outline does not show, while its inner frame (about 0.9 times a card, within a card's
+    size on the mat) does. The card is looked for again with the marks painted out, and it,
+    not its frame, is saved."""
+    from vision.detect import quad_iou
+    from vision.synthetic import mat_scene, panelled_deck
+
+    deck = panelled_deck(20, border=(25, 25, 25))
+    label = sorted(deck)[seed % 20]
+    scene = mat_scene(deck, {"a": label}, rng=seed)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "000.png"), scene.image)
+    result = enroll(open_source({"kind": "folder", "path": str(folder)}), tmp_path / "refs",
+                    [label], find_cards=cards_and_blocks, ask=scripted(""), say=[].append,
+                    flush=0, attempts=1)
+    saved = cv2.imread(str(result.saved[label][0]))
+    truth = scene.cards[0].corners
+    # Cut at the inner frame, the picture differs from the card's by 30 grey levels or more.
+    assert np.abs(saved.astype(int) - warp_card(scene.image, truth)).mean() < 20
+    view = mat_from_markers(detect_markers(scene.image))
+    assert quad_iou(find_in_slot(scene.image, view, "a", cards_and_blocks), truth) > 0.95
+    first = pick_card(cards_and_blocks(scene.image), view, "a")
+    assert quad_iou(first, truth) < 0.9  # what the first look alone would have saved
+
+
+def test_without_the_mat_in_view_the_only_outline_is_the_card():
+    """No mat to paint the marks of: one outline is the card, two are not clear."""
+    image = np.zeros((480, 640, 3), np.uint8)
+    one = np.float32([(100, 100), (200, 100), (200, 240), (100, 240)])
+    two = one + 250
+    assert np.array_equal(find_in_slot(image, None, "a", lambda picture: [one]), one)
+    assert find_in_slot(image, None, "a", lambda picture: [one, two]) is None

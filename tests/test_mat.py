@@ -214,3 +214,18 @@ def test_a_slots_corner_marks_are_painted_out_and_a_card_over_them_kept(mat_imag
     cv2.fillConvexPoly(mask, card.astype(np.int32), 255)
     mask = cv2.erode(mask, np.ones((3, 3), np.uint8))
     assert np.array_equal(out[mask > 0], photo[mask > 0])  # the card's pixels
+
+
+def test_painting_the_marks_of_a_slot_out_of_the_picture_changes_nothing(mat_image):
+    """Only the right half of the mat in view (slot B): painting slot A's marks gives the
+    picture back as it was, as a copy."""
+    photo, truth = photograph(mat_image, TILTED)
+    view = mat_from_markers(detect_markers(photo))
+    right = np.ascontiguousarray(photo[:, 330:])
+    shifted = type(view)(view.to_mm @ np.float64([[1, 0, 330], [0, 1, 0], [0, 0, 1]]),
+                         np.linalg.inv(view.to_mm @ np.float64([[1, 0, 330], [0, 1, 0],
+                                                                [0, 0, 1]])),
+                         view.markers, view.error_mm)
+    assert view.mat_to_image(zone_corners_mm(zone_named("a")))[:, 0].max() < 330
+    out = without_slot_marks(right, shifted, "a")
+    assert out is not right and np.array_equal(out, right)

@@ -333,9 +333,8 @@ def without_slot_marks(image: np.ndarray, view: MatView, slot: str) -> np.ndarra
 
     def around(grow_mm: float) -> np.ndarray:
         mask = np.zeros((h, w), np.uint8)
-        mm = [(zone.x - grow_mm, zone.y - grow_mm), (zone.x + zone.w + grow_mm, zone.y - grow_mm),
-              (zone.x + zone.w + grow_mm, zone.y + zone.h + grow_mm),
-              (zone.x - grow_mm, zone.y + zone.h + grow_mm)]
+        mm = zone_corners_mm(zone)
+        mm = mm + grow_mm * np.sign(mm - mm.mean(axis=0))
         cv2.fillConvexPoly(mask, np.round(view.mat_to_image(mm)).astype(np.int32), 255)
         return mask
 
