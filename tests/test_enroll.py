@@ -326,3 +326,32 @@ def test_without_the_mat_in_view_the_only_outline_is_the_card():
     two = one + 250
     assert np.array_equal(find_in_slot(image, None, "a", lambda picture: [one]), one)
     assert find_in_slot(image, None, "a", lambda picture: [one, two]) is None
+
+
+def test_the_tables_buttons_answer_enrolment(tmp_path):
+    """With --buttons: OK takes the picture, a seat button is refused by its name, Back held
+    stops; the questions say which buttons to press."""
+    import queue
+
+    from hardware.answers import TableAnswers
+    from hardware.panel import ButtonEvent
+
+    table = Table()
+    source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)])])
+    events, prompts = queue.Queue(), []
+    presses = iter([ButtonEvent("seat3"), ButtonEvent("ok"), ButtonEvent("back", long=True)])
+
+    def say_and_press(question):
+        prompts.append(question)
+        events.put(next(presses))
+
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire", "ghost"],
+                    find_cards=find_coloured_cards, flush=0, say=said.append, buttons=True,
+                    ask=TableAnswers(events, keyboard=None, say=say_and_press).ask)
+    assert prompts[0] == ("Lay the Vampire card face up in slot A, then press Enter or OK (s or "
+                          "Back: skip this card, q or Back held: stop). ")
+    assert said[0] == ("'Seat 3 button' is not an answer here: press Enter or OK to take the "
+                       "picture, s or Back to skip this card, q or Back held to stop.")
+    assert list(result.saved) == ["vampire"] and result.stopped and not result.skipped
+    assert prompts[2].startswith("Lay the Ghost card")

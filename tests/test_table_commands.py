@@ -151,6 +151,56 @@ def test_enroll_refuses_bad_card_names(tmp_path, capsys):
     assert not (tmp_path / "refs").exists()
 
 
+def test_enroll_with_buttons_where_there_are_none_says_so_before_the_camera_opens(
+        frames_dir, tmp_path, capsys, monkeypatch):
+    from hardware import panel as panel_module
+    from vision import sources
+
+    def no_gpio(*args, **kwargs):
+        raise panel_module.NoGPIOError("no pins")
+
+    opened = []
+    monkeypatch.setattr(panel_module, "build_panel", no_gpio)
+    monkeypatch.setattr(sources, "open_source", lambda *a, **k: opened.append(a))
+    assert run(["enroll", "--out", str(tmp_path / "refs"), "--source", f"folder:{frames_dir}",
+                "--buttons"]) == 2
+    assert "Cannot reach the table's buttons" in capsys.readouterr().err
+    assert opened == [] and not (tmp_path / "refs").exists()
+
+
+def test_enroll_with_buttons_answers_with_them(tmp_path, capsys, monkeypatch):
+    """The table's OK button takes the picture; the panel is closed afterwards."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.panel import ButtonEvent
+    from vision import table_commands
+    from vision.synthetic import load_deck, mat_scene
+
+    frames_dir = tmp_path / "frames"
+    frames_dir.mkdir()
+    cv2.imwrite(str(frames_dir / "1.png"), mat_scene(load_deck(), {"a": "vampire"}, rng=1).image)
+
+    factory = MockFactory()
+    made = []
+
+    def buttons(pins, **kwargs):
+        made.append(table_commands_buttons(pins, pin_factory=factory))
+        panel, answers, problem = made[-1]
+        answers._keyboard, answers._typing = None, False  # pytest holds the keyboard
+        answers.say = lambda question: answers.events.put(ButtonEvent("ok"))
+        return made[-1]
+
+    table_commands_buttons = table_commands._buttons
+    monkeypatch.setattr(table_commands, "_buttons", buttons)
+    try:
+        assert run(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                    f"folder:{frames_dir}", "--labels", "vampire", "--buttons"]) == 0
+        assert (tmp_path / "refs" / "vampire" / "vampire-1.png").exists()
+        assert all(button.closed for button in made[0][0].buttons.values())  # let go
+    finally:
+        factory.close()
+
+
 def test_default_source(monkeypatch):
     monkeypatch.setenv("COMPANION_CAMERA", "folder:/x")
     assert default_source() == "folder:/x"

@@ -33,6 +33,14 @@ SLOT_OUTLINE_IOU = 0.85  # a quad this close to a slot's printed outline is that
 # again (see find_in_slot). Measured on the synthetic mat: inner frames 0.86 to 0.93, cards
 # 0.97 to 1.01.
 SNUG_CARD = 0.96
+# How to answer, as each question says it and as a refusal repeats it: the keyboard alone,
+# or the keyboard and the table's buttons.
+ANSWERS = ("press Enter (s: skip this card, q: stop)",
+           "press Enter to take the picture, s to skip this card, q to stop")
+ANSWERS_WITH_BUTTONS = (
+    "press Enter or OK (s or Back: skip this card, q or Back held: stop)",
+    "press Enter or OK to take the picture, s or Back to skip this card, q or Back held "
+    "to stop")
 HOLD_PX = 2.0  # a corner this close outside an outline still lies in it (see pick_card)
 
 
@@ -162,23 +170,28 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
            find_cards: Callable[[np.ndarray], list], ask: Callable[[str], str] = input,
            say: Callable[[str], None] = print, slot: str = "a", flush: int = 2,
            timeout: float = 10.0, attempts: int = 3,
-           before_capture: Callable[[str], None] | None = None) -> EnrollResult:
+           before_capture: Callable[[str], None] | None = None,
+           buttons: bool = False) -> EnrollResult:
     """Guided capture of one reference per label. ``source`` is a ResilientSource (or
-    anything with ``wait_frame(timeout)``, ``status`` and ``message``). ``before_capture``
-    is called with the label once the player has pressed Enter (the synthetic table uses it
-    to lay the card itself)."""
+    anything with ``wait_frame(timeout)``, ``status`` and ``message``). ``ask`` asks a
+    question and gives the answer: "" takes the picture, "s" skips the card, "q" stops.
+    ``buttons``: the table's buttons answer too (``hardware.answers.TableAnswers``), and the
+    questions say so. ``before_capture`` is called with the label once the player has
+    pressed Enter (the synthetic table uses it to lay the card itself)."""
     labels = check_labels(labels)
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise EnrollError(f"cannot create the folder {str(out)!r}: {exc.strerror}") from None
+    how = ANSWERS_WITH_BUTTONS if buttons else ANSWERS
     result = EnrollResult()
     for label in labels:
         tries = 0
         while True:
-            answer = ask(f"Lay the {pretty(label)} card face up in slot {slot.upper()}, then "
-                         "press Enter (s: skip this card, q: stop). ").strip().lower()
+            given = ask(f"Lay the {pretty(label)} card face up in slot {slot.upper()}, then "
+                        f"{how[0]}. ").strip()
+            answer = given.lower()
             if answer in ("q", "quit", "stop"):
                 result.stopped = True
                 break
@@ -186,8 +199,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                 result.skipped.append(label)
                 break
             if answer:
-                say(f"{answer!r} is not an answer here: press Enter to take the picture, "
-                    "s to skip this card, q to stop.")
+                say(f"{given!r} is not an answer here: {how[1]}.")
                 continue
             if before_capture is not None:
                 before_capture(label)

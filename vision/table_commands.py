@@ -37,7 +37,8 @@ SOURCE_HELP = ("camera: picamera2, opencv:N (webcam), a video file, folder:DIR, 
 def register_table_commands(sub) -> None:
     p = sub.add_parser("enroll", help="take reference pictures of each card with the camera",
                        description="Guided capture of card references: lay each card in slot A "
-                                   "and press Enter. Warns when two cards look too alike.")
+                                   "and press Enter (or, with --buttons, the table's OK "
+                                   "button). Warns when two cards look too alike.")
     p.add_argument("--out", required=True, type=Path, help="folder for the references")
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--labels", default=",".join(IDENTITIES),
@@ -45,6 +46,12 @@ def register_table_commands(sub) -> None:
     p.add_argument("--slot", default="a", choices=["a", "b"], help="slot to lay cards in")
     p.add_argument("--timeout", type=float, default=10.0,
                    help="seconds to wait for the camera (default 10)")
+    p.add_argument("--buttons", action="store_true",
+                   help="the table's buttons answer too: OK takes the picture, Back skips "
+                        "the card, Back held stops")
+    p.add_argument("--pins", metavar="FILE",
+                   help="with --buttons: the pin map (TOML); default: the shipped 6-seat "
+                        "74HC595 map (hardware/pins.example.toml)")
     p.set_defaults(func=cmd_enroll)
 
     p = sub.add_parser("camera-check", help="show what the camera sees: mat, slots and cards",
@@ -192,21 +199,33 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if _find_cards() is None:
         print("Card detection is not installed in this copy of the companion.", file=sys.stderr)
         return 2
+    panel, ask = None, _ask
+    if args.buttons:
+        panel, answers, problem = _buttons(args.pins)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
+        ask = answers.ask
     config, source, problem = _open(args.source, args.timeout)
     if problem:
         print(problem, file=sys.stderr)
+        if panel is not None:
+            panel.close()
         return 2
     flush = 0 if config.get("kind") == "folder" else 2
     hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
         "kind") == "synthetic" else None
     try:
-        result = enroll(source, args.out, labels, find_cards=cards_and_blocks, ask=_ask,
-                        slot=args.slot, flush=flush, timeout=args.timeout, before_capture=hook)
+        result = enroll(source, args.out, labels, find_cards=cards_and_blocks, ask=ask,
+                        slot=args.slot, flush=flush, timeout=args.timeout, before_capture=hook,
+                        buttons=panel is not None)
     except EnrollError as exc:
         print(exc, file=sys.stderr)
         return 2
     finally:
         source.close()
+        if panel is not None:
+            panel.close()
     done = sum(len(v) for v in result.saved.values())
     print(f"{done} reference picture{'s' if done != 1 else ''} saved in {args.out}.")
     if result.skipped:
@@ -246,6 +265,39 @@ def _synthetic_player(source, slot: str, timeout: float):
             time.sleep(camera.settle)
 
     return lay
+
+
+def _buttons(pins: str | None, *, pin_factory=None, clock=None):
+    """(the table's panel, its ``TableAnswers``: the keyboard and the buttons, None), or
+    (None, None, what went wrong) for a bad pin map or pins that cannot be used."""
+    import queue
+    import time
+    import warnings
+
+    from gpiozero.exc import GPIOZeroError
+
+    from hardware.answers import TableAnswers
+    from hardware.config import PinMapError, default_pinmap, load_pinmap
+    from hardware.panel import NoGPIOError, build_panel
+
+    try:
+        pinmap = load_pinmap(pins) if pins else default_pinmap()
+    except PinMapError as exc:
+        return None, None, f"Pin map problem: {exc}"
+    events: queue.Queue = queue.Queue()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero's notes on each pin library it tried
+            panel = build_panel(pinmap, events=events, pin_factory=pin_factory,
+                                clock=clock or time.monotonic, animate=False)
+    except NoGPIOError:
+        return None, None, ("Cannot reach the table's buttons: this machine has no GPIO pins "
+                            "(on a Raspberry Pi, install python3-lgpio). Leave out --buttons "
+                            "to answer with the keyboard alone.")
+    except GPIOZeroError as exc:
+        return None, None, (f"Cannot use the table's buttons: {exc}. Is another program (the "
+                            "companion itself?) using them? Stop it and try again.")
+    return panel, TableAnswers(events), None
 
 
 def _ask(prompt: str) -> str:
