@@ -2,86 +2,107 @@
 
 `companion enroll --buttons` asks staff to lay each card and press Enter; with the table's
 buttons they may press OK instead, without reaching for the keyboard. The buttons' callbacks
-only put ButtonEvents on a queue (see ``hardware.panel``); a thread reading the keyboard puts
-each line typed on the same queue; ``ask`` takes the first answer given after the question.
+only put ButtonEvents on a queue (see ``hardware.panel``); ``ask`` waits in one loop for the
+first of a button on that queue or a line typed on the keyboard.
 """
 
 from __future__ import annotations
 
+import os
 import queue
+import select
 import sys
-import threading
 from collections.abc import Callable
 
 from hardware.config import button_label
 from hardware.panel import ButtonEvent
 
-_NO_KEYBOARD = object()  # put on the queue when the keyboard's input ends
-_POLL = 0.5  # seconds between looks at whether the keyboard's input ended (Ctrl-C works)
+POLL = 0.1  # seconds between looks at the buttons' queue while the keyboard is quiet
+KEYBOARD_ENDED = ("The keyboard's input has ended: answer with the table's buttons (OK takes "
+                  "the picture, Back skips the card, Back held stops).")
 
 
 class TableAnswers:
     """Asks a question and waits for its answer: a line typed, or a button pressed. OK is
     Enter (""), Back skips ("s"), Back held stops ("q"); any other button is answered by its
-    name ("Seat 3 button"), for the asker to refuse. Presses and lines given before the question
-    are dropped: a double press must not answer the next question too (a picture would be
-    taken of the card still lying there, under the next card's name).
+    name ("Seat 3 button"), for the asker to refuse.
 
-    ``events``: the queue the panel's buttons put their events on. ``keyboard``: reads one
-    line (raises EOFError when the input ends); None: the buttons alone. ``say``: writes
-    the question (no new line after it, as ``input`` does)."""
+    Buttons pressed before the question are dropped, and so is what a person typed ahead
+    at a terminal: a double press must not answer the next question too (a picture would be
+    taken of the card still lying there, under the next card's name). Lines coming from a
+    pipe or a file (a script's answers) are kept in order.
 
-    def __init__(self, events: queue.Queue, *, keyboard: Callable[[], str] | None = input,
-                 say: Callable[[str], None] | None = None):
+    ``events``: the queue the panel's buttons put their events on. ``keyboard``: the file
+    descriptor lines are typed on (default the standard input); None: the buttons alone.
+    ``say`` writes the question (no new line after it, as ``input`` does); ``tell`` a line
+    of its own (that the keyboard's input ended)."""
+
+    def __init__(self, events: queue.Queue, *, keyboard: int | None = 0,
+                 say: Callable[[str], None] | None = None,
+                 tell: Callable[[str], None] = print):
         self.events = events
-        self._keyboard = keyboard
+        self.keyboard = keyboard
         self.say = say or _write
-        self._reader: threading.Thread | None = None
-        self._typing = keyboard is not None
+        self.tell = tell
+        self._typed = b""  # read from the keyboard, not yet a whole line
 
     def ask(self, question: str) -> str:
         self._drop_earlier()
         self.say(question)
-        if self._typing and self._reader is None:
-            self._reader = threading.Thread(target=self._read, name="keyboard", daemon=True)
-            self._reader.start()
         while True:
             try:
-                item = self.events.get(timeout=_POLL)
+                return _answer(self.events.get(timeout=POLL) if self.keyboard is None
+                               else self.events.get_nowait())
             except queue.Empty:
-                continue
-            if item is _NO_KEYBOARD:
-                self._typing = False  # the buttons are still there: wait for them
-                continue
-            if isinstance(item, ButtonEvent):
-                return _answer(item)
-            return str(item)
+                pass
+            if self.keyboard is not None:
+                line = self._line()
+                if line is not None:
+                    return line
 
     def _drop_earlier(self) -> None:
         while True:
             try:
-                item = self.events.get_nowait()
+                self.events.get_nowait()
             except queue.Empty:
-                return
-            if item is _NO_KEYBOARD:
-                self._typing = False
+                break
+        if self.keyboard is not None and os.isatty(self.keyboard):
+            import termios
 
-    def _read(self) -> None:
-        while True:
+            termios.tcflush(self.keyboard, termios.TCIFLUSH)
+            self._typed = b""
+
+    def _line(self) -> str | None:
+        """A whole line typed (without its end), waiting up to POLL for more; None if none
+        came. At the input's end the keyboard is given up, and what was typed is a line."""
+        if b"\n" not in self._typed:
             try:
-                line = self._keyboard()
-            except (EOFError, OSError):
-                self.events.put(_NO_KEYBOARD)
-                return
-            self.events.put(line)
+                ready = select.select([self.keyboard], [], [], POLL)[0]
+                more = os.read(self.keyboard, 4096) if ready else None
+            except (OSError, ValueError):  # not a descriptor select takes (Windows' console)
+                more = b""
+            if more is None:
+                return None
+            if not more:
+                self.keyboard = None
+                self.tell(KEYBOARD_ENDED)
+                rest, self._typed = self._typed, b""
+                return rest.decode(errors="replace") if rest.strip() else None
+            self._typed += more
+            if b"\n" not in self._typed:
+                return None
+        line, self._typed = self._typed.split(b"\n", 1)
+        return line.decode(errors="replace").rstrip("\r")
 
 
-def _answer(event: ButtonEvent) -> str:
-    if event.name == "ok":
+def _answer(item) -> str:
+    if not isinstance(item, ButtonEvent):
+        return str(item)
+    if item.name == "ok":
         return ""
-    if event.name == "back":
-        return "q" if event.long else "s"
-    return f"{button_label(event.name)} button" + (" held" if event.long else "")
+    if item.name == "back":
+        return "q" if item.long else "s"
+    return f"{button_label(item.name)} button" + (" held" if item.long else "")
 
 
 def _write(text: str) -> None:

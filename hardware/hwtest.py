@@ -11,19 +11,15 @@ from __future__ import annotations
 import queue
 import sys
 import time
-import warnings
 from collections.abc import Callable
 from typing import TextIO
 
 from hardware.config import (
     CANDLES,
     PinMap,
-    PinMapError,
     button_label,
     candle_wire,
-    default_pinmap,
     gpio_label,
-    load_pinmap,
 )
 
 SETTLE = 0.15  # seconds to wait after a press for any extra (bouncing) presses
@@ -33,30 +29,14 @@ def run(args) -> int:
     """The command: exit 0 when everything works, 1 when something does not, 2 for a bad
     pin map."""
     out = sys.stdout
-    try:
-        pinmap = load_pinmap(args.pins) if args.pins else default_pinmap()
-    except PinMapError as exc:
-        print(f"Pin map problem: {exc}", file=out)
-        return 2
-    from gpiozero.exc import GPIOZeroError
-
-    from hardware.panel import NoGPIOError, build_panel, virtual_panel
+    from hardware.panel import PanelError, open_panel
 
     events: queue.Queue = queue.Queue()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # gpiozero's notes on each pin library it tried
-            if args.mock:
-                panel = virtual_panel(pinmap, events=events, animate=False)
-            else:
-                panel = build_panel(pinmap, events=events, animate=False)
-    except NoGPIOError as exc:
-        print(f"Cannot reach the pins: {exc}", file=out)
-        return 1
-    except GPIOZeroError as exc:
-        print(f"Cannot use the pins: {exc}. Is another program (the companion itself?) "
-              "using them? Stop it and try again.", file=out)
-        return 1
+        panel = open_panel(args.pins, events=events, mock=args.mock, animate=False)
+    except PanelError as exc:
+        print(exc, file=out)
+        return 2 if exc.kind == "pin map" else 1
     try:
         ok = walk(panel, events, out=out, mock=args.mock, led_seconds=args.led_seconds,
                   button_seconds=args.button_seconds)

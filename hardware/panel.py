@@ -15,6 +15,7 @@ import contextlib
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -23,13 +24,20 @@ from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware import patterns
-from hardware.config import CANDLES, PinMap, button_label, default_pinmap
+from hardware.config import (
+    CANDLES,
+    PinMap,
+    PinMapError,
+    button_label,
+    default_pinmap,
+    load_pinmap,
+)
 from hardware.mockchip import BoundedMockPin, Mock74HC595Chain
 from hardware.patterns import Levels, PanelStateError, SeatLook
 from hardware.shiftreg import ShiftRegisterFactory
 
-__all__ = ["ButtonEvent", "NoGPIOError", "Panel", "PanelStateError", "build_panel",
-           "virtual_panel"]
+__all__ = ["ButtonEvent", "NoGPIOError", "Panel", "PanelError", "PanelStateError", "build_panel",
+           "open_panel", "virtual_panel"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +411,40 @@ def build_panel(pinmap: PinMap, *, events: queue.Queue, pin_factory=None,
     """The panel for ``pinmap`` on ``pin_factory`` (None: gpiozero's default, the Pi's own).
     Raises NoGPIOError where there is no GPIO."""
     return Panel(pinmap, events=events, pin_factory=pin_factory, clock=clock, animate=animate)
+
+
+class PanelError(RuntimeError):
+    """The table's panel cannot be opened. The message says why, as staff would read it;
+    ``kind`` is "pin map" (the pin map is wrong), "no gpio" (no GPIO on this machine) or
+    "in use" (the pins cannot be claimed: another program holds them)."""
+
+    def __init__(self, message: str, *, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+def open_panel(pins: str | None, *, events: queue.Queue, mock: bool = False, pin_factory=None,
+               clock: Callable[[], float] = time.monotonic, animate: bool = True) -> Panel:
+    """The panel for the pin map in the file ``pins`` (None: the shipped one), on mock pins
+    (``mock``), ``pin_factory``, or the Pi's own. Raises PanelError with a message for staff:
+    a bad pin map, no GPIO here, or pins another program holds (gpiozero's error, or the pin
+    library's own, e.g. lgpio's)."""
+    try:
+        pinmap = load_pinmap(pins) if pins else default_pinmap()
+    except PinMapError as exc:
+        raise PanelError(f"Pin map problem: {exc}", kind="pin map") from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero's notes on each pin library it tried
+            if mock:
+                return virtual_panel(pinmap, events=events, clock=clock, animate=animate)
+            return build_panel(pinmap, events=events, pin_factory=pin_factory, clock=clock,
+                               animate=animate)
+    except NoGPIOError as exc:
+        raise PanelError(f"Cannot reach the pins: {exc}", kind="no gpio") from None
+    except Exception as exc:  # any pin library's refusal to claim a pin
+        raise PanelError(f"Cannot use the pins: {exc}. Is another program (the companion "
+                         "itself?) using them? Stop it and try again.", kind="in use") from None
 
 
 def virtual_panel(pinmap: PinMap | None = None, *, events: queue.Queue,

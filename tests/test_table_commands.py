@@ -151,6 +151,12 @@ def test_enroll_refuses_bad_card_names(tmp_path, capsys):
     assert not (tmp_path / "refs").exists()
 
 
+def test_enroll_refuses_a_pin_map_without_buttons(tmp_path, capsys):
+    assert run(["enroll", "--out", str(tmp_path / "refs"), "--pins", "pins.toml"]) == 2
+    assert "A pin map (--pins) is used only with --buttons." in capsys.readouterr().err
+    assert not (tmp_path / "refs").exists()
+
+
 def test_enroll_with_buttons_where_there_are_none_says_so_before_the_camera_opens(
         frames_dir, tmp_path, capsys, monkeypatch):
     from hardware import panel as panel_module
@@ -170,9 +176,12 @@ def test_enroll_with_buttons_where_there_are_none_says_so_before_the_camera_open
 
 def test_enroll_with_buttons_answers_with_them(tmp_path, capsys, monkeypatch):
     """The table's OK button takes the picture; the panel is closed afterwards."""
+    import time
+
+    from gpiozero import DigitalInputDevice
     from gpiozero.pins.mock import MockFactory
 
-    from hardware.panel import ButtonEvent
+    from hardware.config import default_pinmap
     from vision import table_commands
     from vision.synthetic import load_deck, mat_scene
 
@@ -181,22 +190,26 @@ def test_enroll_with_buttons_answers_with_them(tmp_path, capsys, monkeypatch):
     cv2.imwrite(str(frames_dir / "1.png"), mat_scene(load_deck(), {"a": "vampire"}, rng=1).image)
 
     factory = MockFactory()
-    made = []
+    real = table_commands._buttons
 
-    def buttons(pins, **kwargs):
-        made.append(table_commands_buttons(pins, pin_factory=factory))
-        panel, answers, problem = made[-1]
-        answers._keyboard, answers._typing = None, False  # pytest holds the keyboard
-        answers.say = lambda question: answers.events.put(ButtonEvent("ok"))
-        return made[-1]
+    def press_ok(question):
+        pin = factory.pin(default_pinmap().button_pin("ok"))
+        pin.drive_low()
+        time.sleep(0.05)  # longer than the pin map's bounce time
+        pin.drive_high()
 
-    table_commands_buttons = table_commands._buttons
+    def buttons(pins, opened, **options):
+        answers, problem = real(pins, opened, pin_factory=factory)
+        answers.keyboard, answers.say = None, press_ok  # pytest holds the keyboard
+        return answers, problem
+
     monkeypatch.setattr(table_commands, "_buttons", buttons)
     try:
         assert run(["enroll", "--out", str(tmp_path / "refs"), "--source",
                     f"folder:{frames_dir}", "--labels", "vampire", "--buttons"]) == 0
         assert (tmp_path / "refs" / "vampire" / "vampire-1.png").exists()
-        assert all(button.closed for button in made[0][0].buttons.values())  # let go
+        # The panel let its pins go: the OK button's can be claimed again.
+        DigitalInputDevice(default_pinmap().button_pin("ok"), pin_factory=factory).close()
     finally:
         factory.close()
 

@@ -6,6 +6,7 @@ OpenCV and the camera libraries are imported inside the command functions only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import sys
@@ -199,33 +200,32 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     if _find_cards() is None:
         print("Card detection is not installed in this copy of the companion.", file=sys.stderr)
         return 2
-    panel, ask = None, _ask
-    if args.buttons:
-        panel, answers, problem = _buttons(args.pins)
+    if args.pins and not args.buttons:
+        print("A pin map (--pins) is used only with --buttons.", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as opened:
+        ask = _ask
+        if args.buttons:
+            answers, problem = _buttons(args.pins, opened)
+            if problem:
+                print(problem, file=sys.stderr)
+                return 2
+            ask = answers.ask
+        config, source, problem = _open(args.source, args.timeout)
         if problem:
             print(problem, file=sys.stderr)
             return 2
-        ask = answers.ask
-    config, source, problem = _open(args.source, args.timeout)
-    if problem:
-        print(problem, file=sys.stderr)
-        if panel is not None:
-            panel.close()
-        return 2
-    flush = 0 if config.get("kind") == "folder" else 2
-    hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
-        "kind") == "synthetic" else None
-    try:
-        result = enroll(source, args.out, labels, find_cards=cards_and_blocks, ask=ask,
-                        slot=args.slot, flush=flush, timeout=args.timeout, before_capture=hook,
-                        buttons=panel is not None)
-    except EnrollError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    finally:
-        source.close()
-        if panel is not None:
-            panel.close()
+        opened.callback(source.close)
+        flush = 0 if config.get("kind") == "folder" else 2
+        hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
+            "kind") == "synthetic" else None
+        try:
+            result = enroll(source, args.out, labels, find_cards=cards_and_blocks, ask=ask,
+                            slot=args.slot, flush=flush, timeout=args.timeout,
+                            before_capture=hook, buttons=args.buttons)
+        except EnrollError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     done = sum(len(v) for v in result.saved.values())
     print(f"{done} reference picture{'s' if done != 1 else ''} saved in {args.out}.")
     if result.skipped:
@@ -267,37 +267,26 @@ def _synthetic_player(source, slot: str, timeout: float):
     return lay
 
 
-def _buttons(pins: str | None, *, pin_factory=None, clock=None):
-    """(the table's panel, its ``TableAnswers``: the keyboard and the buttons, None), or
-    (None, None, what went wrong) for a bad pin map or pins that cannot be used."""
+def _buttons(pins: str | None, opened: contextlib.ExitStack, **options):
+    """(``TableAnswers`` from the keyboard and the table's buttons, None), the panel closed
+    by ``opened``; or (None, what went wrong) for a bad pin map, or pins that cannot be
+    reached or used. ``options`` go to ``hardware.panel.open_panel``."""
     import queue
-    import time
-    import warnings
-
-    from gpiozero.exc import GPIOZeroError
 
     from hardware.answers import TableAnswers
-    from hardware.config import PinMapError, default_pinmap, load_pinmap
-    from hardware.panel import NoGPIOError, build_panel
+    from hardware.panel import PanelError, open_panel
 
-    try:
-        pinmap = load_pinmap(pins) if pins else default_pinmap()
-    except PinMapError as exc:
-        return None, None, f"Pin map problem: {exc}"
     events: queue.Queue = queue.Queue()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # gpiozero's notes on each pin library it tried
-            panel = build_panel(pinmap, events=events, pin_factory=pin_factory,
-                                clock=clock or time.monotonic, animate=False)
-    except NoGPIOError:
-        return None, None, ("Cannot reach the table's buttons: this machine has no GPIO pins "
-                            "(on a Raspberry Pi, install python3-lgpio). Leave out --buttons "
-                            "to answer with the keyboard alone.")
-    except GPIOZeroError as exc:
-        return None, None, (f"Cannot use the table's buttons: {exc}. Is another program (the "
-                            "companion itself?) using them? Stop it and try again.")
-    return panel, TableAnswers(events), None
+        panel = open_panel(pins, events=events, animate=False, **options)
+    except PanelError as exc:
+        if exc.kind == "no gpio":
+            return None, ("Cannot reach the table's buttons: this machine has no GPIO pins "
+                          "(on a Raspberry Pi, install python3-lgpio). Leave out --buttons "
+                          "to answer with the keyboard alone.")
+        return None, str(exc)
+    opened.enter_context(panel)
+    return TableAnswers(events), None
 
 
 def _ask(prompt: str) -> str:
