@@ -18,8 +18,7 @@ from hardware.config import button_label
 from hardware.panel import ButtonEvent
 
 POLL = 0.1  # seconds between looks at the buttons' queue while the keyboard is quiet
-KEYBOARD_ENDED = ("The keyboard's input has ended: answer with the table's buttons (OK takes "
-                  "the picture, Back skips the card, Back held stops).")
+KEYBOARD_ENDED = "The keyboard's input has ended: answer with the table's buttons."
 
 
 class TableAnswers:
@@ -95,9 +94,7 @@ class TableAnswers:
         return line.decode(errors="replace").rstrip("\r")
 
 
-def _answer(item) -> str:
-    if not isinstance(item, ButtonEvent):
-        return str(item)
+def _answer(item: ButtonEvent) -> str:
     if item.name == "ok":
         return ""
     if item.name == "back":

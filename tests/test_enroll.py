@@ -262,7 +262,6 @@ def test_a_dark_card_laid_against_the_slots_corner_marks_is_enrolled(tmp_path):
 def test_the_card_is_enrolled_not_the_picture_panel_found_on_it():
     """A card whose picture panel was found as a card: of the two outlines in the slot, the
     one of a card's size on the mat is the card."""
-    from vision.mat import mat_from_markers
 
     table = Table()
     cx, cy = slot_centre("a")
@@ -355,3 +354,18 @@ def test_the_tables_buttons_answer_enrolment(tmp_path):
                        "picture, s or Back to skip this card, q or Back held to stop.")
     assert list(result.saved) == ["vampire"] and result.stopped and not result.skipped
     assert prompts[2].startswith("Lay the Ghost card")
+
+
+def test_a_card_outlined_with_a_corner_mark_is_looked_for_again():
+    """Laid on the slot's bottom-left corner mark, the card is outlined with it: of a card's
+    size on the mat (1.04 times one), but one side a fifth too long. Looked for again with the
+    marks painted out, the card's own outline is kept."""
+    from vision.detect import quad_iou
+    from vision.synthetic import load_deck, mat_scene
+
+    scene = mat_scene(load_deck(), {"a": "ghost"}, rng=50123)
+    view = mat_from_markers(detect_markers(scene.image))
+    truth = scene.cards[0].corners
+    first = pick_card(cards_and_blocks(scene.image), view, "a")
+    assert view.card_sized(first) and quad_iou(first, truth) < 0.9
+    assert quad_iou(find_in_slot(scene.image, view, "a", cards_and_blocks), truth) > 0.95

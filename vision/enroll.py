@@ -17,6 +17,8 @@ import numpy as np
 
 from companion.cards import IDENTITIES  # the game's cards, asked for in turn
 from vision.mat import (
+    CARD_H_MM,
+    CARD_W_MM,
     REPRINT_MAT,
     MatView,
     detect_markers,
@@ -29,10 +31,11 @@ from vision.mat import (
 LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 CARD_PX = (315, 440)  # width, height of a saved reference (5 px per mm)
 SLOT_OUTLINE_IOU = 0.85  # a quad this close to a slot's printed outline is that outline
-# An outline in the slot under SNUG_CARD times a card may be its inner frame: enrolment looks
-# again (see find_in_slot). Measured on the synthetic mat: inner frames 0.86 to 0.93, cards
-# 0.97 to 1.01.
-SNUG_CARD = 0.96
+# An outline in the slot with a side over SNUG_CARD longer or shorter than a card's may be its
+# inner frame, or the card with a corner mark: enrolment looks again (see find_in_slot).
+# Measured on the synthetic mat: inner frames 0.86 to 0.93 times a card, cards 0.97 to 1.01,
+# a card with a mark 1.04 and more.
+SNUG_CARD = 0.04
 # How to answer, as each question says it and as a refusal repeats it: the keyboard alone,
 # or the keyboard and the table's buttons.
 ANSWERS = ("press Enter (s: skip this card, q: stop)",
@@ -105,21 +108,28 @@ def _holds(outer: np.ndarray, inner: np.ndarray) -> bool:
 def find_in_slot(image: np.ndarray, view: MatView | None, slot: str,
                  find_cards: Callable[[np.ndarray], list]) -> np.ndarray | None:
     """The card to enrol (``pick_card``). With the mat in view and no outline in the slot
-    of a card's full size (SNUG_CARD at least), looked for again with the slot's corner
-    marks painted out: a card laid touching them is outlined with them as one shape, and
-    only its inner frame may show as a card. Of the two looks, the larger outline of a
-    card's size is kept."""
+    whose every side measures a card's within SNUG_CARD, looked for again with the slot's
+    corner marks painted out: a card laid touching them is outlined with them as one shape
+    (longer on one side), or only its inner frame shows (shorter on every side). Of the two
+    looks, the outline of a card's size whose sides come nearest a card's is kept."""
     quad = pick_card(find_cards(image), view, slot)
     if view is None or (quad is not None and view.card_sized(quad)
-                        and view.times_a_card(quad) >= SNUG_CARD):
+                        and _misfit(quad, view) <= SNUG_CARD):
         return quad
     again = pick_card(find_cards(without_slot_marks(image, view, slot)), view, slot)
-    if again is None or not view.card_sized(again):
-        return quad
-    if quad is not None and view.card_sized(quad) and (
-            view.times_a_card(quad) >= view.times_a_card(again)):
-        return quad
-    return again
+    sized = [q for q in (quad, again) if q is not None and view.card_sized(q)]
+    if not sized:
+        return quad  # for the message: nothing, or an outline of another size
+    return min(sized, key=lambda q: _misfit(q, view))
+
+
+def _misfit(quad: np.ndarray, view: MatView) -> float:
+    """How far the quad's sides, on the mat, are from a card's (as a share of each)."""
+    mm = view.image_to_mat(quad)
+    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
+    short_first = sides[0] + sides[2] < sides[1] + sides[3]
+    card = np.float32([CARD_W_MM, CARD_H_MM] * 2 if short_first else [CARD_H_MM, CARD_W_MM] * 2)
+    return float(np.abs(sides / card - 1).max())
 
 
 def cards_and_blocks(image: np.ndarray) -> list[np.ndarray]:

@@ -97,16 +97,15 @@ class CameraFeed:
 
 def open_panel(inputs: queue.Queue, pins=None):
     """The GPIO panel (pins: a pin map file, else the shipped map), or (None, reason) when
-    this machine has no GPIO or the map is wrong."""
+    this machine has no GPIO, the map is wrong or the pins are held by another program."""
     try:
-        from hardware.config import default_pinmap, load_pinmap  # noqa: PLC0415
-        from hardware.panel import build_panel  # noqa: PLC0415
+        from hardware.panel import PanelError  # noqa: PLC0415
+        from hardware.panel import open_panel as open_pins  # noqa: PLC0415
     except ImportError as err:
         return None, f"the LED dials' driver is not installed ({err})"
     try:
-        pinmap = load_pinmap(pins) if pins else default_pinmap()
-        return build_panel(pinmap, events=inputs), None
-    except (RuntimeError, ValueError, OSError) as err:  # NoGPIOError, PinMapError, ...
+        return open_pins(pins, events=inputs), None
+    except PanelError as err:
         return None, str(err)
 
 
