@@ -369,3 +369,23 @@ def test_a_card_outlined_with_a_corner_mark_is_looked_for_again():
     first = pick_card(cards_and_blocks(scene.image), view, "a")
     assert view.card_sized(first) and quad_iou(first, truth) < 0.9
     assert quad_iou(find_in_slot(scene.image, view, "a", cards_and_blocks), truth) > 0.95
+
+
+def test_a_card_outlined_with_what_touches_it_is_asked_for_again(tmp_path):
+    """A card's size on the mat on average, but one side a fifth too long (the card with a
+    corner mark, where no second look finds it alone): not saved, and staff are told what to
+    do."""
+    from vision.synthetic import load_deck, mat_scene
+
+    scene = mat_scene(load_deck(), {"a": "living_armor"}, rng=50123)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "000.png"), scene.image)
+    said = []
+    result = enroll(open_source({"kind": "folder", "path": str(folder)}), tmp_path / "refs",
+                    ["living_armor"], find_cards=cards_and_blocks, ask=scripted(""),
+                    say=said.append, flush=0, attempts=1)
+    assert result.saved == {} and result.skipped == ["living_armor"]
+    assert said[0] == ("The Living Armor card in slot A seems to touch something (a corner "
+                       "mark, another card, a finger). Lay it inside the corner marks, touching "
+                       "nothing, and try again.")

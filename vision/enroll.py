@@ -18,6 +18,7 @@ import numpy as np
 from companion.cards import IDENTITIES  # the game's cards, asked for in turn
 from vision.mat import (
     CARD_H_MM,
+    CARD_SIZE_TOLERANCE,
     CARD_W_MM,
     REPRINT_MAT,
     MatView,
@@ -152,8 +153,10 @@ def slot_outline(quad: np.ndarray, view: MatView, slot: str) -> bool:
 
 
 def card_size_ok(quad: np.ndarray, view: MatView | None) -> bool:
-    """Whether the quad has a card's size on the mat (when the mat is known)."""
-    return view is None or view.card_sized(quad)
+    """Whether the quad has a card's size on the mat (when the mat is known), every side
+    within CARD_SIZE_TOLERANCE of a card's: an outline of a card's size on average, with one
+    side much longer, is a card outlined with what touches it."""
+    return view is None or (view.card_sized(quad) and _misfit(quad, view) <= CARD_SIZE_TOLERANCE)
 
 
 @dataclass
@@ -224,7 +227,11 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                 view = mat_from_markers(detect_markers(image))
                 quad = find_in_slot(image, view, slot, find_cards)
                 if quad is None or not card_size_ok(quad, view):
-                    if (quad is not None and view is not None
+                    if quad is not None and view is not None and view.card_sized(quad):
+                        say(f"The {pretty(label)} card in slot {slot.upper()} seems to touch "
+                            "something (a corner mark, another card, a finger). Lay it inside "
+                            "the corner marks, touching nothing, and try again.")
+                    elif (quad is not None and view is not None
                             and (zone := view.zone_of(quad)) is not None and zone.name == slot
                             and not slot_outline(quad, view, slot)
                             and view.times_a_card(quad) > 1):
