@@ -485,34 +485,47 @@ def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndar
 
 def _placed_card(picture: np.ndarray) -> tuple[np.ndarray | None, bool]:
     """The corners of the one card a picture shows on a background (a photo of a card lying
-    on a table), or None when the picture is not that (a scan, a picture cropped to the
-    card): of the cards found, one alone takes at least ``PHOTO_CARD_SHARE`` of the picture,
-    no other card found comes near its size, and no outline lies around it that it could be
-    the picture panel of (``PANEL_SHARE``: a card's own border; the mat it lies on is far
-    larger). When the grey picture's edges show no card that large, each colour's edges
-    are looked at too (a black card on a purple cloth shows in colour alone); not before,
-    as a patterned cloth's colours outline squares and stripes that a card's edge can join.
-    Also whether it was found so, by colour (on a scan, colour can outline a picture's frame
-    or a symbol: ``cards_cut_out`` keeps such a card only when it is of the others' size)."""
+    on a table), or None when the picture is not that (``_card_in``). When the grey
+    picture's edges show no card that large, each colour's edges are looked at too (a black
+    card on a purple cloth shows in colour alone); not before, as a patterned cloth's
+    colours outline squares and stripes that a card's edge can join. Also whether it was
+    found so, by colour (on a scan, colour can outline a picture's frame or a symbol:
+    ``cards_cut_out`` keeps such a card only when it is of the others' size)."""
     from vision.detect import find_outlines
 
-    h, w = picture.shape[:2]
     found = find_outlines(picture, one_card=True)
-    by_colour = picture.ndim == 3 and not any(cv2.contourArea(q) >= PHOTO_CARD_SHARE * h * w
-                                              for q in found.cards)
-    if by_colour:
-        found = find_outlines(picture, one_card=True, colour=True)
+    if not _by_colour(found, picture):
+        return _card_in(found, picture), False
+    card = _card_in(find_outlines(picture, one_card=True, colour=True), picture)
+    return card, card is not None
+
+
+def _by_colour(found, picture: np.ndarray) -> bool:
+    """Whether a colour picture is to be looked at by colour too: the grey picture's edges
+    (``found``) show no card of ``PHOTO_CARD_SHARE`` of it."""
+    h, w = picture.shape[:2]
+    return picture.ndim == 3 and not any(cv2.contourArea(q) >= PHOTO_CARD_SHARE * h * w
+                                         for q in found.cards)
+
+
+def _card_in(found, picture: np.ndarray) -> np.ndarray | None:
+    """Of the cards found on the picture (``found``: ``find_outlines``), the one it shows
+    alone: it takes at least ``PHOTO_CARD_SHARE`` of the picture, no other card found comes
+    near its size, and no outline lies around it that it could be the picture panel of
+    (``PANEL_SHARE``: a card's own border; the mat it lies on is far larger). None when the
+    picture is not that (a scan, a picture cropped to the card)."""
+    h, w = picture.shape[:2]
     cards = sorted(found.cards, key=lambda q: -cv2.contourArea(q))
     if not cards or cv2.contourArea(cards[0]) < PHOTO_CARD_SHARE * h * w:
-        return None, False
+        return None
     card = cards[0]
     if len(cards) > 1 and cv2.contourArea(cards[1]) > PHOTO_OTHER_SHARE * cv2.contourArea(card):
-        return None, False
+        return None
     mx, my = card.mean(axis=0).tolist()
     most = cv2.contourArea(card) / PANEL_SHARE[0]  # an outline around a panel at most this large
     if any(point_inside(q, (mx, my)) and cv2.contourArea(q) <= most for q in found.close_ups):
-        return None, False
-    return card, by_colour
+        return None
+    return card
 
 
 def _sides(q: np.ndarray) -> tuple[float, float]:
@@ -541,12 +554,22 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
     cut down to the card, when at least half of all the pictures are such photos: a deck's
     scans, whose picture panels can look like cards, stay whole. Also the labels of the
     pictures left whole among such photos (no card found on them: likely photos too)."""
-    placed = {label: [_placed_card(p) for p in pics] for label, pics in references.items()}
-    coloured = [q for v in placed.values() for q, c in v if q is not None and c]
-    kept = iter(_of_their_size(coloured, [q for v in placed.values() for q, c in v
-                                          if q is not None and not c]))
-    places = {label: [q if q is None or not c or next(kept) else None for q, c in v]
-              for label, v in placed.items()}
+    from vision.detect import find_outlines
+
+    grey = {label: [find_outlines(p, one_card=True) for p in pics]
+            for label, pics in references.items()}
+    places = {label: [_card_in(f, p) for f, p in zip(grey[label], pics, strict=True)]
+              for label, pics in references.items()}
+    in_grey = [q for qs in places.values() for q in qs if q is not None]
+    if len(in_grey) >= COLOUR_CUT_PEERS:
+        # Only then can a card found by colour alone be kept (``_of_their_size``), so only
+        # then are the pictures grey shows no card on looked at by colour too.
+        for label, qs in places.items():
+            for k, pic in enumerate(references[label]):
+                if _by_colour(grey[label][k], pic):
+                    card = _card_in(find_outlines(pic, one_card=True, colour=True), pic)
+                    if card is not None and _of_their_size([card], in_grey)[0]:
+                        qs[k] = card
     n = sum(len(v) for v in places.values())
     if sum(q is not None for v in places.values() for q in v) * 2 < n:
         return {label: list(pics) for label, pics in references.items()}, []
