@@ -15,6 +15,8 @@ from vision.mat import (
     MAT_H_MM,
     MAT_W_MM,
     ZONES,
+    card_misfit_mm,
+    card_sized_mm,
     describe_markers,
     detect_markers,
     find_mat,
@@ -222,10 +224,18 @@ def test_painting_the_marks_of_a_slot_out_of_the_picture_changes_nothing(mat_ima
     photo, truth = photograph(mat_image, TILTED)
     view = mat_from_markers(detect_markers(photo))
     right = np.ascontiguousarray(photo[:, 330:])
-    shifted = type(view)(view.to_mm @ np.float64([[1, 0, 330], [0, 1, 0], [0, 0, 1]]),
-                         np.linalg.inv(view.to_mm @ np.float64([[1, 0, 330], [0, 1, 0],
-                                                                [0, 0, 1]])),
-                         view.markers, view.error_mm)
+    to_mm = view.to_mm @ np.float64([[1, 0, 330], [0, 1, 0], [0, 0, 1]])  # x from 330 on
+    shifted = type(view)(to_mm, np.linalg.inv(to_mm), view.markers, view.error_mm)
     assert view.mat_to_image(zone_corners_mm(zone_named("a")))[:, 0].max() < 330
     out = without_slot_marks(right, shifted, "a")
     assert out is not right and np.array_equal(out, right)
+
+
+def test_a_card_with_one_side_long_is_card_sized_on_average_but_misfits():
+    """A card outlined with a corner mark beside it: one long side a fifth longer. Its
+    sides measure a card on average, but not each."""
+    card = np.float64([(0, 0), (63, 0), (63, 88), (0, 88)])
+    assert card_misfit_mm(card) == pytest.approx(0.0)
+    assert card_misfit_mm(np.roll(card, 1, axis=0)) == pytest.approx(0.0)  # another start
+    skewed = np.float64([(0, 0), (63, 0), (63, 88), (0, 88 * 1.2)])
+    assert card_sized_mm(skewed) and card_misfit_mm(skewed) == pytest.approx(0.2, abs=0.01)

@@ -17,9 +17,7 @@ import numpy as np
 
 from companion.cards import IDENTITIES  # the game's cards, asked for in turn
 from vision.mat import (
-    CARD_H_MM,
     CARD_SIZE_TOLERANCE,
-    CARD_W_MM,
     REPRINT_MAT,
     MatView,
     detect_markers,
@@ -114,23 +112,13 @@ def find_in_slot(image: np.ndarray, view: MatView | None, slot: str,
     (longer on one side), or only its inner frame shows (shorter on every side). Of the two
     looks, the outline of a card's size whose sides come nearest a card's is kept."""
     quad = pick_card(find_cards(image), view, slot)
-    if view is None or (quad is not None and view.card_sized(quad)
-                        and _misfit(quad, view) <= SNUG_CARD):
+    if view is None or (quad is not None and view.card_misfit(quad) <= SNUG_CARD):
         return quad
     again = pick_card(find_cards(without_slot_marks(image, view, slot)), view, slot)
     sized = [q for q in (quad, again) if q is not None and view.card_sized(q)]
     if not sized:
         return quad  # for the message: nothing, or an outline of another size
-    return min(sized, key=lambda q: _misfit(q, view))
-
-
-def _misfit(quad: np.ndarray, view: MatView) -> float:
-    """How far the quad's sides, on the mat, are from a card's (as a share of each)."""
-    mm = view.image_to_mat(quad)
-    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
-    short_first = sides[0] + sides[2] < sides[1] + sides[3]
-    card = np.float32([CARD_W_MM, CARD_H_MM] * 2 if short_first else [CARD_H_MM, CARD_W_MM] * 2)
-    return float(np.abs(sides / card - 1).max())
+    return min(sized, key=view.card_misfit)
 
 
 def cards_and_blocks(image: np.ndarray) -> list[np.ndarray]:
@@ -156,7 +144,7 @@ def card_size_ok(quad: np.ndarray, view: MatView | None) -> bool:
     """Whether the quad has a card's size on the mat (when the mat is known), every side
     within CARD_SIZE_TOLERANCE of a card's: an outline of a card's size on average, with one
     side much longer, is a card outlined with what touches it."""
-    return view is None or (view.card_sized(quad) and _misfit(quad, view) <= CARD_SIZE_TOLERANCE)
+    return view is None or view.card_misfit(quad) <= CARD_SIZE_TOLERANCE
 
 
 @dataclass

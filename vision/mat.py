@@ -161,6 +161,11 @@ class MatView:
         ``tolerance``): slot outlines, markers and cards still in the air do not."""
         return card_sized_mm(self.image_to_mat(corners), tolerance)
 
+    def card_misfit(self, corners) -> float:
+        """How far the quad's side (image px) furthest from a card's is from it on the mat
+        (``card_misfit_mm``): a card outlined with something touching it has one side long."""
+        return card_misfit_mm(self.image_to_mat(corners))
+
     def times_a_card(self, corners) -> float:
         """How many times as large as a card (CARD_W_MM x CARD_H_MM) the quad (image px)
         measures on the mat: the square root of the ratio of the areas. Real cards measure
@@ -176,12 +181,26 @@ class MatView:
         return self.mat_to_image(corners)
 
 
-def card_sized_mm(corners_mm, tolerance: float = 0.15) -> bool:
-    """Whether four corners (mm, in order around) measure a card, give or take ``tolerance``."""
+def _sides_mm(corners_mm) -> np.ndarray:
     mm = np.asarray(corners_mm, np.float64).reshape(4, 2)
-    sides = np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
+    return np.linalg.norm(mm - np.roll(mm, -1, axis=0), axis=1)
+
+
+def card_sized_mm(corners_mm, tolerance: float = 0.15) -> bool:
+    """Whether four corners (mm, in order around) measure a card, give or take ``tolerance``
+    (each pair of opposite sides on average)."""
+    sides = _sides_mm(corners_mm)
     short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
     return (abs(short / CARD_W_MM - 1) <= tolerance and abs(long_ / CARD_H_MM - 1) <= tolerance)
+
+
+def card_misfit_mm(corners_mm) -> float:
+    """How far the side of four corners (mm, in order around) furthest from a card's is from
+    it, as a share of the card's side: 0 for a card exactly."""
+    sides = _sides_mm(corners_mm)
+    short_first = sides[0] + sides[2] < sides[1] + sides[3]
+    card = [CARD_W_MM, CARD_H_MM] * 2 if short_first else [CARD_H_MM, CARD_W_MM] * 2
+    return float(np.abs(sides / np.float64(card) - 1).max())
 
 
 def _transform(h: np.ndarray, points) -> np.ndarray:
