@@ -136,6 +136,18 @@ def test_enroll_warns_about_cards_too_alike(printed_mat, tmp_path, monkeypatch, 
     assert "Warning: Butler and Twin look too alike to tell apart" in text
 
 
+def test_enroll_of_two_cards_alone_does_not_call_them_alike(printed_mat, tmp_path,
+                                                          monkeypatch, capsys):
+    # the first two cards of a deck enrolled: each shares only the frame with the other
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))
+    code = run_cli(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                    "synthetic:settle=0", "--labels", "ghost,cook"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "2 reference pictures saved" in text
+    assert "too alike" not in text
+
+
 def test_camera_check_command_on_the_synthetic_camera(printed_mat, tmp_path, capsys):
     out = tmp_path / "check.png"
     code = run_cli(["camera-check", "--source", "synthetic", "--refs", str(DECK),

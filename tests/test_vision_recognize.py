@@ -938,3 +938,16 @@ def test_a_loosely_cropped_photo_of_a_card_never_enrolled_is_not_named():
         for margin in (1.1, 1.3):
             photo = _loose_crop(image, corners, margin, (275, 385))
             assert rec.classify(photo).label is None, (s, margin)
+
+
+def test_shared_look_tells_one_card_photographed_twice_from_two_cards(deck):
+    from vision.enroll import ALONE_SAME
+    from vision.recognize import cards_cut_out, shared_look
+
+    def photo(label, seed):
+        return cards_cut_out({label: [S.table_photo(label, deck[label], seed)]})[0][label][0]
+
+    ghost, ghost_again, cook = photo("ghost", 1), photo("ghost", 101), photo("cook", 51)
+    assert shared_look(ghost, ghost_again) >= ALONE_SAME
+    assert shared_look(ghost, cook) < ALONE_SAME  # their frame alone is shared
+    assert shared_look(cook, ghost) < ALONE_SAME
