@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -146,3 +147,51 @@ def test_a_broken_pipe_other_than_the_output_is_not_hidden(monkeypatch):
     monkeypatch.setattr(cli, "build_parser", parser)
     with pytest.raises(BrokenPipeError):
         cli.main(["x"])
+
+
+def test_file_names_written_on_another_system_are_read_and_written(tmp_path):
+    """A name that is not UTF-8 (an old USB stick's "café.png" in Latin-1) crashed OpenCV,
+    and with it the command (or the table, reading its references at start): references,
+    pictures from a folder and camera-check's picture are read and saved whatever the name.
+    Run apart: a crash would take the tests down with it."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    latin = os.fsdecode(b"caf\xe9")
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    for label in ("ghost", "cook", "vampire"):
+        shutil.copy(CARDS / f"{label}.png", refs / f"{label}.png")
+    os.rename(refs / "ghost.png", refs / f"{latin}.png")  # the ghost's picture, so named
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    shutil.copy(CARDS / "ghost.png", frames / f"{latin}.png")
+
+    def run(*args):
+        done = subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT,
+                              capture_output=True, timeout=120)
+        return done.returncode, done.stdout.decode("utf-8", "replace")
+
+    code, out = run("recognize", "--refs", os.fsencode(refs), "--whole",
+                    os.fsencode(CARDS / "ghost.png"))
+    assert code == 0, out
+    assert json.loads(out)["cards"][0]["label"] == latin
+    picture = tmp_path / f"{latin}-check.png"
+    code, out = run("camera-check", "--source", os.fsencode(frames), "--out",
+                    os.fsencode(picture))
+    assert code == 1, out  # no mat in view, but the picture seen and saved
+    assert cv2.imdecode(np.fromfile(picture, np.uint8), cv2.IMREAD_COLOR).shape == (1039, 744, 3)
+
+
+def test_a_video_whose_name_opencv_cannot_take_is_refused_by_name(tmp_path):
+    import os
+
+    from vision.frames import CameraError
+    from vision.sources import make_source
+
+    video = tmp_path / os.fsdecode(b"partie\xe9.mp4")
+    video.write_bytes(b"not played")
+    with pytest.raises(CameraError, match="rename the file"):
+        make_source({"kind": "opencv", "device": str(video)})

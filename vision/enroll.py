@@ -253,16 +253,13 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
 def _save(path: Path, card: np.ndarray) -> None:
     """Save a reference in one step: a power cut leaves no half-written picture, which would
     keep the table's camera off until the card is enrolled again."""
-    import cv2
+    from vision.images import write_png
 
-    from companion.tablelog import write_atomically
-
-    ok, data = cv2.imencode(".png", card)
-    if not ok:
-        raise EnrollError(f"cannot encode the picture for {str(path)!r}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, data.tobytes())
+        write_png(path, card)
+    except ValueError as exc:
+        raise EnrollError(str(exc)) from None
     except OSError as exc:
         raise EnrollError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
 

@@ -472,10 +472,16 @@ def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
 def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndarray]]:
     """The pictures of the files ``reference_files`` lists, by label. EnrolmentError for the
     first that cannot be read (its ``path`` and ``label`` set)."""
+    from vision.images import read_image
+
     refs: dict[str, list[np.ndarray]] = {}
     for label, paths in files.items():
         for f in paths:
-            img = cv2.imread(str(f), cv2.IMREAD_COLOR)
+            try:
+                img = read_image(f)
+            except OSError as exc:
+                raise EnrolmentError(f"cannot read reference picture {str(f)!r}: "
+                                     f"{exc.strerror or exc}", path=f, label=label) from None
             if img is None:
                 raise EnrolmentError(f"cannot read reference picture {str(f)!r}", path=f,
                                      label=label)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from vision.frames import CameraError, CameraSource, Frame
+from vision.images import opencv_name
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,8 @@ class FolderSource:
     def read(self) -> Frame | None:
         import cv2
 
+        from vision.images import read_image
+
         for _ in range(len(self.files)):
             if self._next >= len(self.files):
                 if not self.loop:
@@ -85,7 +88,10 @@ class FolderSource:
                 self._next = 0
             path = self.files[self._next]
             self._next += 1
-            image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            try:
+                image = read_image(path, cv2.IMREAD_UNCHANGED)
+            except OSError:
+                image = None  # gone, or unreadable, since the folder was listed
             if image is None or image.size == 0:
                 log.warning("skipping %s: not a picture OpenCV can read", path)
                 if path not in self.skipped:
@@ -122,6 +128,8 @@ class OpenCVSource:
         self._clock = clock
         if self.is_file and not Path(device).is_file():
             raise CameraError(f"The video file {device!r} does not exist.")
+        if isinstance(device, str) and (why := opencv_name(device)) is not None:
+            raise CameraError(f"The video cannot be opened: {why}.")
         self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             self._cap.release()

@@ -105,9 +105,8 @@ def _find_cards():
 
 
 def cmd_camera_check(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision.camera_check import check_frame
+    from vision.images import write_png
 
     recognizer = None
     if args.refs is not None:
@@ -140,11 +139,10 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         out = out.with_suffix(out.suffix + ".png") if out.suffix else out.with_suffix(".png")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        ok = cv2.imwrite(str(out), report.picture)
-    except (OSError, cv2.error):
-        ok = False
-    if not ok:
-        print(f"Could not save the picture to {str(out)!r}.", file=sys.stderr)
+        write_png(out, report.picture)
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        print(f"Could not save the picture to {str(out)!r}: {why}.", file=sys.stderr)
         return 1
     print(f"Picture saved to {out}.")
     return 0 if ready else 1

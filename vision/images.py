@@ -1,0 +1,49 @@
+"""Pictures read and written by file name, whatever characters the name holds.
+
+OpenCV takes a file name as UTF-8 text, and a name that is not (an old USB stick's
+"café.png" written in Latin-1, which Python keeps with escapes) crashes it outright. So a
+picture is read as bytes and decoded in memory, and written encoded in memory and saved in
+one step; a video file's name that OpenCV cannot take is refused by name (``opencv_name``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+
+def read_image(path: str | os.PathLike[str], flags: int | None = None) -> np.ndarray | None:
+    """The picture in the file (``flags``: OpenCV's imread flags, colour by default), or
+    None when it is no picture OpenCV can decode (empty, damaged, another kind of file).
+    OSError when the file cannot be read at all (missing, a folder, no permission)."""
+    import cv2
+
+    data = np.fromfile(os.fspath(path), np.uint8)
+    if not data.size:
+        return None
+    return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags)
+
+
+def write_png(path: str | os.PathLike[str], image: np.ndarray) -> None:
+    """Save the picture as a PNG file in one step (a power cut leaves no half-written
+    picture). ValueError when OpenCV cannot encode it; OSError when it cannot be saved."""
+    import cv2
+
+    from companion.tablelog import write_atomically
+
+    ok, data = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError(f"cannot encode the picture for {str(path)!r}")
+    write_atomically(Path(path), data.tobytes())
+
+
+def opencv_name(name: str) -> str | None:
+    """Why OpenCV cannot take ``name`` (a video file's, a device's), or None when it can."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return (f"the name {name!r} holds characters that are not text OpenCV can take (a name "
+                "written on another system): rename the file with plain letters")
+    return None
