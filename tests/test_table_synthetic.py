@@ -119,6 +119,22 @@ def test_enroll_says_which_cards_still_lack_a_picture(printed_mat, tmp_path, mon
             "camera only once every card has one") in text
 
 
+def test_enroll_of_one_card_or_none_ends_without_a_false_alarm(printed_mat, tmp_path,
+                                                              monkeypatch, capsys):
+    # stopped at once: nothing to check, and no word of references that cannot be used
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    refs = tmp_path / "refs"
+    assert run_cli(["enroll", "--out", str(refs), "--source", "synthetic:settle=0"]) == 1
+    said = capsys.readouterr()
+    assert "0 reference pictures saved" in said.out and said.err == ""
+    # one card, then stopped: the others are still to enrol, which is said
+    monkeypatch.setattr("sys.stdin", io.StringIO("\nq\n"))
+    assert run_cli(["enroll", "--out", str(refs), "--source", "synthetic:settle=0"]) == 1
+    said = capsys.readouterr()
+    assert "1 reference picture saved" in said.out and said.err == ""
+    assert "Still without a picture: Vampire, Living Armor, Butler, Cook, Cleaner." in said.out
+
+
 def test_enroll_warns_about_cards_too_alike(printed_mat, tmp_path, monkeypatch, capsys):
     # two names, one card: the pictures are of the same art
     class SameCard:

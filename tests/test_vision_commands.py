@@ -195,3 +195,46 @@ def test_a_video_whose_name_opencv_cannot_take_is_refused_by_name(tmp_path):
     video.write_bytes(b"not played")
     with pytest.raises(CameraError, match="rename the file"):
         make_source({"kind": "opencv", "device": str(video)})
+
+
+def test_a_reference_folder_of_one_card_is_refused(tmp_path, capsys):
+    """One card alone has nothing to be told from: every card of its deck was named as it
+    (the cook and the vampire as the ghost, at up to 1.0). Refused, by recognize and by
+    camera-check, saying why."""
+    refs = tmp_path / "one"
+    refs.mkdir()
+    (refs / "ghost.png").write_bytes((CARDS / "ghost.png").read_bytes())
+    scene = tmp_path / "scene.png"
+    cv2.imwrite(str(scene), S.mat_scene(S.load_deck(), {"a": "cook", "b": "vampire"},
+                                        rng=3).image)
+    rc = main(["recognize", "--refs", str(refs), str(scene)])
+    captured = capsys.readouterr()
+    assert rc == 2 and captured.out == ""
+    assert "only one card is enrolled ('ghost')" in captured.err
+    rc = main(["camera-check", "--source", str(scene), "--refs", str(refs),
+               "--out", str(tmp_path / "check.png")])
+    assert rc == 2
+    assert "only one card is enrolled ('ghost')" in capsys.readouterr().err
+
+
+def test_a_reference_folder_that_cannot_be_listed_is_said_so(tmp_path, capsys, monkeypatch):
+    from vision.recognize import Recognizer
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path))
+
+    monkeypatch.setattr(Recognizer, "from_dir", denied)
+    rc = main(["recognize", "--refs", str(tmp_path), str(tmp_path / "x.png")])
+    captured = capsys.readouterr()
+    assert rc == 2 and captured.out == ""
+    assert "cannot read the reference folder" in captured.err
+    assert "Permission denied" in captured.err
+
+
+def test_camera_check_given_a_file_for_its_folder_says_so(tmp_path, capsys):
+    scene = tmp_path / "scene.png"
+    cv2.imwrite(str(scene), S.mat_scene(S.load_deck(), {"a": "cook"}, rng=3).image)
+    rc = main(["camera-check", "--source", str(scene), "--refs", str(scene),
+               "--out", str(tmp_path / "check.png")])
+    assert rc == 2
+    assert "is a file: --refs takes the folder" in capsys.readouterr().err

@@ -32,13 +32,18 @@ def _add_recognize(sub) -> None:
 
 
 def cmd_recognize(args) -> int:
-    from vision.recognize import Recognizer, picture_corners
+    from vision.recognize import Recognizer, enough_cards, picture_corners
 
     options = {} if args.threshold is None else {"threshold": args.threshold}
     try:
         rec = Recognizer.from_dir(args.refs, **options)
+        enough_cards(rec.labels)
     except ValueError as exc:  # EnrolmentError, or a threshold out of range
         print(f"companion recognize: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the folder cannot be listed (no permission)
+        print(f"companion recognize: cannot read the reference folder {args.refs!r}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return 2
     for label in rec.left_whole:
         print(f"companion recognize: warning: at least half of the reference pictures are "

@@ -458,6 +458,17 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
     return found
 
 
+def enough_cards(labels: Sequence[str]) -> None:
+    """EnrolmentError when fewer than two cards are enrolled: a card is told from the others
+    by what differs between them, and with one card alone every card like it (a card of the
+    same deck shares its frame design) would be named as it."""
+    if len(labels) < 2:
+        raise EnrolmentError(
+            f"only one card is enrolled ({', '.join(map(repr, labels))}): with no other card "
+            "to tell it from, every card like it would be named as it. Enrol every card of "
+            "the deck (two at least)")
+
+
 def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
     """The reference pictures of a folder by label: ``DIR/<label>/*.png|jpg`` (several
     pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``

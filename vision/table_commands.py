@@ -83,17 +83,26 @@ def _open(spec: str | None, timeout: float):
         return None, None, f"Camera setting problem: {exc}"
 
 
-def _load_recognizer(refs: Path):
+def _load_recognizer(refs: Path, *, at_least: int = 2):
+    """The recogniser of the reference folder ``refs``, or why not (its message); a folder of
+    fewer than ``at_least`` cards is refused (``vision.recognize.enough_cards``)."""
     try:
-        from vision.recognize import Recognizer
+        from vision.recognize import Recognizer, enough_cards
     except ImportError:
         return None, "Card recognition is not installed in this copy of the companion."
+    if refs.exists() and not refs.is_dir():
+        return None, f"{str(refs)!r} is a file: --refs takes the folder of reference pictures."
     if not refs.is_dir():
         return None, f"The reference folder {str(refs)!r} does not exist."
     try:
-        return Recognizer.from_dir(refs), None
-    except (ValueError, OSError) as exc:
-        return None, f"Cannot use the references in {str(refs)!r}: {exc}"
+        recognizer = Recognizer.from_dir(refs)
+        if at_least > 1:
+            enough_cards(recognizer.labels)
+        return recognizer, None
+    except ValueError as exc:
+        return None, f"Cannot use the references in {str(refs)!r}: {exc}."
+    except OSError as exc:
+        return None, f"Cannot use the references in {str(refs)!r}: {exc.strerror or exc}."
 
 
 def _find_cards():
@@ -228,7 +237,11 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     print(f"{done} reference picture{'s' if done != 1 else ''} saved in {args.out}.")
     if result.skipped:
         print("Not enrolled: " + ", ".join(pretty(s) for s in result.skipped) + ".")
-    recognizer, problem = _load_recognizer(args.out)
+    from vision.recognize import reference_files
+
+    if not done and not reference_files(args.out):
+        return 1  # nothing enrolled, then or before: nothing to check
+    recognizer, problem = _load_recognizer(args.out, at_least=1)
     if problem:
         print(problem, file=sys.stderr)
         return 1
