@@ -209,16 +209,19 @@ def test_a_guess_barely_sure_stands_only_when_the_features_lean_to_it():
         rec.check_guess(scene.image, card.corners, Match("joker", 0.9))
 
 
-def test_a_card_with_look_alikes_is_left_to_the_closer_look():
-    """Playing-card-like cards: the features cannot tell a card from its look-alikes, and
-    the closer look that named it did."""
+def test_a_card_with_look_alikes_barely_sure_is_unknown(monkeypatch):
+    """Playing-card-like cards: the features cannot tell a card from its look-alikes, so a
+    look barely sure of one has nothing to be checked by. It is unknown, the features not
+    asked; a look sure of it stands."""
     deck = {k: v for k, v in S.pip_deck().items() if k in ("6h", "7h", "8h", "6d", "7d")}
     rec = Recognizer({k: [v] for k, v in deck.items()})
     scene = S.random_scene(deck, 5, n_cards=1, hand=False)
-    # Even a guess that is wrong stands here: the features are not asked (at 0.52, a card
-    # without look-alikes would be asked, and this one would go unknown).
-    guess = Match(next(k for k in deck if k != scene.cards[0].label), 0.52)
-    assert rec.check_guess(scene.image, scene.cards[0].corners, guess) is guess
+    monkeypatch.setattr(rec, "_feature_votes", lambda *a: pytest.fail("features asked"))
+    other = next(k for k in deck if k != scene.cards[0].label)
+    m = rec.check_guess(scene.image, scene.cards[0].corners, Match(other, 0.52), found=True)
+    assert m.label is None and m.score < rec.threshold
+    sure = Match(scene.cards[0].label, 0.6)
+    assert rec.check_guess(scene.image, scene.cards[0].corners, sure) is sure
 
 
 def test_the_first_look_barely_sure_on_a_card_partly_hidden_asks_the_features():
