@@ -473,3 +473,25 @@ def test_a_setting_the_camera_refuses_stops_retrying_without_raising():
     assert src.wait_frame(timeout=60) is None
     assert src.status == MISCONFIGURED and "size = 'huge'" in src.message
     assert calls == [1] and list(src.frames()) == []
+
+
+def test_a_camera_left_unplugged_is_said_ever_more_rarely(caplog):
+    """Each failed try was logged: a webcam left unplugged filled the screen of `enroll`
+    (13 lines a question) and the journal. Said when the reason changes, and after 1, 2, 4,
+    8 ... failures; ``reason`` is what is wrong, for a caller that gives up."""
+    import logging
+
+    clock = FakeClock()
+    reasons = ["Busy."] * 10 + ["Gone."]
+
+    def opener():
+        raise CameraError(reasons.pop(0))
+
+    src = ResilientSource(opener, clock=clock, sleep=clock.sleep, first_delay=1, max_delay=1)
+    with caplog.at_level(logging.WARNING, logger="vision.sources"):
+        for _ in range(11):
+            assert src.read() is None
+            clock.now += 1
+    said = [r.getMessage() for r in caplog.records]
+    assert said == ["Busy. Trying again in 1 s."] * 4 + ["Gone. Trying again in 1 s."]
+    assert src.failures == 11 and src.reason == "Gone."

@@ -241,3 +241,42 @@ def test_registering_the_commands_loads_no_heavy_module():
     out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("timeout", ["nan", "0", "-1", "soon"])
+def test_a_timeout_that_is_no_time_is_refused(tmp_path, capsys, timeout):
+    """--timeout nan waited for ever, and 0 or less gave up at once."""
+    for argv in (["camera-check", "--source", "synthetic"],
+                 ["enroll", "--out", str(tmp_path / "refs"), "--source", "synthetic"]):
+        with pytest.raises(SystemExit) as exited:
+            run([*argv, "--timeout", timeout])
+        assert exited.value.code == 2
+        assert f"{timeout!r} is not a number of seconds above 0" in capsys.readouterr().err
+    assert not (tmp_path / "refs").exists()
+
+
+def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
+    """camera-check --out "" ended in a traceback; enroll --out "" enrolled into the folder
+    it was started in."""
+    monkeypatch.chdir(tmp_path)
+    for argv in (["camera-check", "--source", "synthetic", "--out", ""],
+                 ["enroll", "--source", "synthetic", "--out", " "]):
+        with pytest.raises(SystemExit) as exited:
+            run(argv)
+        assert exited.value.code == 2
+        assert "give a name, not an empty one" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_enroll_without_a_camera_says_so_before_asking_for_a_card(tmp_path, capsys,
+                                                                 monkeypatch):
+    """Staff laid the first card and pressed Enter, then waited three times --timeout for
+    each try, three tries a card, to hear there was no camera."""
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail(f"asked: {prompt}"))
+    code = run(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                "opencv:/dev/no-such-video", "--timeout", "0.3"])
+    assert code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("No picture from the camera: No camera answers at video device")
+    assert last.endswith("Check it with `companion camera-check`, then enrol again.")
+    assert "Trying again" not in last

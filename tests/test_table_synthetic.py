@@ -135,6 +135,19 @@ def test_enroll_of_one_card_or_none_ends_without_a_false_alarm(printed_mat, tmp_
     assert "Still without a picture: Vampire, Living Armor, Butler, Cook, Cleaner." in said.out
 
 
+def test_enroll_stops_when_its_input_is_closed(printed_mat, tmp_path, monkeypatch, capsys):
+    """Run with its input closed (`<&-`), enroll ended in a traceback."""
+    def lost(prompt):
+        raise RuntimeError("input(): lost sys.stdin")
+
+    monkeypatch.setattr("builtins.input", lost)
+    code = run_cli(["enroll", "--out", str(tmp_path / "refs"), "--source", "synthetic:settle=0"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "The keyboard's input has ended: stopping." in out
+    assert "0 reference pictures saved" in out
+
+
 def test_enroll_warns_about_cards_too_alike(printed_mat, tmp_path, monkeypatch, capsys):
     # two names, one card: the pictures are of the same art
     class SameCard:

@@ -208,7 +208,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
             for _ in range(flush + 1):
                 frame = source.wait_frame(timeout) or frame
             if frame is None:
-                say(f"No picture from the camera: {source.message}")
+                say(f"No picture from the camera: {getattr(source, 'reason', source.message)}")
                 tries += 1
             else:
                 image = frame.image

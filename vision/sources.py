@@ -539,12 +539,19 @@ class ResilientSource:
         self.status = STARTING
         self.message = "Starting the camera."
         self.failures = 0  # failed attempts in a row
+        self._what = ""  # what the last failure was, without when it is tried again
         self._closed = False
 
     @property
     def source(self) -> CameraSource | None:
         """The camera currently open, if any."""
         return self._source
+
+    @property
+    def reason(self) -> str:
+        """What is wrong, for a caller that gives up waiting: ``message`` without when the
+        camera is tried again."""
+        return self._what if self.status == RECONNECTING else self.message
 
     def _fail(self, exc: BaseException, lost: bool) -> None:
         if self._source is not None:
@@ -560,7 +567,11 @@ class ResilientSource:
         self._retry_at = now + self._delay
         self.message = (f"{what} Trying again in {self._delay:g} s."
                         if not lost else f"{what} Reconnecting in {self._delay:g} s.")
-        log.warning("%s", self.message)
+        # Said when it changes, and then ever more rarely (after 1, 2, 4, 8 ... failures):
+        # a camera left unplugged does not fill the screen or the journal.
+        if what != self._what or self.failures & (self.failures - 1) == 0:
+            log.warning("%s", self.message)
+        self._what = what
         self._delay = min(self._delay * self.factor, self.max_delay)
 
     def read(self) -> Frame | None:

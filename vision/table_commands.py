@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import math
 import os
 import sys
 from pathlib import Path
@@ -35,17 +36,36 @@ SOURCE_HELP = ("camera: picamera2, opencv:N (webcam), a video file, folder:DIR, 
                "(default: $COMPANION_CAMERA, else picamera2 if installed, else opencv:0)")
 
 
+def _seconds(text: str) -> float:
+    """A number of seconds above 0 (argparse type): nan or 0 would never or at once give up."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def _named_path(text: str) -> Path:
+    """A path with a name (argparse type): an empty one would mean the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a name, not an empty one")
+    return Path(text)
+
+
 def register_table_commands(sub) -> None:
     p = sub.add_parser("enroll", help="take reference pictures of each card with the camera",
                        description="Guided capture of card references: lay each card in slot A "
                                    "and press Enter (or, with --buttons, the table's OK "
                                    "button). Warns when two cards look too alike.")
-    p.add_argument("--out", required=True, type=Path, help="folder for the references")
+    p.add_argument("--out", required=True, type=_named_path,
+                   help="folder for the references")
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--labels", default=",".join(IDENTITIES),
                    help="comma-separated card names (default: the six identities)")
     p.add_argument("--slot", default="a", choices=["a", "b"], help="slot to lay cards in")
-    p.add_argument("--timeout", type=float, default=10.0,
+    p.add_argument("--timeout", type=_seconds, default=10.0,
                    help="seconds to wait for the camera (default 10)")
     p.add_argument("--buttons", action="store_true",
                    help="the table's buttons answer too: OK takes the picture, Back skips "
@@ -63,10 +83,10 @@ def register_table_commands(sub) -> None:
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--refs", type=Path, default=None,
                    help="reference folder to read the cards with (else cards are only found)")
-    p.add_argument("--out", type=Path, default=None,
+    p.add_argument("--out", type=_named_path, default=None,
                    help="save the picture here (PNG); without it the picture is shown in a "
                         "window, or saved as camera-check.png when there is no screen")
-    p.add_argument("--timeout", type=float, default=10.0,
+    p.add_argument("--timeout", type=_seconds, default=10.0,
                    help="seconds to wait for the camera (default 10)")
     p.set_defaults(func=cmd_camera_check)
 
@@ -130,7 +150,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     try:
         frame = source.wait_frame(args.timeout)
         if frame is None:
-            print(f"No picture from the camera. {source.message}", file=sys.stderr)
+            print(f"No picture from the camera. {source.reason}", file=sys.stderr)
             return 1
         reader = None if recognizer is None else _AsTheTable(recognizer)
         report = check_frame(frame.image, recognizer=reader, find_cards=_find_cards())
@@ -223,6 +243,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
             return 2
         opened.callback(source.close)
+        if _live(config) and source.wait_frame(args.timeout) is None:
+            print(f"No picture from the camera: {source.reason} Check it with "
+                  "`companion camera-check`, then enrol again.", file=sys.stderr)
+            return 2
         flush = 0 if config.get("kind") == "folder" else 2
         hook = _synthetic_player(source, args.slot, args.timeout) if config.get(
             "kind") == "synthetic" else None
@@ -256,6 +280,15 @@ def cmd_enroll(args: argparse.Namespace) -> int:
               f"(similarity {score:.2f}). Take their pictures again in steady light, "
               "flat in the slot, or the companion may ask which card it is.")
     return 0 if not result.skipped and not result.stopped else 1
+
+
+def _live(config) -> bool:
+    """Whether the source is a camera, not a recording (a video file, pictures): its first
+    picture can be waited for without taking one meant for a card."""
+    device = config.get("device")
+    return config.get("kind") in ("picamera2", "synthetic") or (
+        config.get("kind") == "opencv" and (isinstance(device, int) or str(device).startswith(
+            "/dev/") or "://" in str(device)))
 
 
 def _synthetic_player(source, slot: str, timeout: float):
@@ -303,5 +336,7 @@ def _buttons(pins: str | None, opened: contextlib.ExitStack, **options):
 def _ask(prompt: str) -> str:
     try:
         return input(prompt)
-    except EOFError:
+    except (EOFError, RuntimeError):  # input ended, or closed outright ("lost sys.stdin")
+        print()
+        print("The keyboard's input has ended: stopping.")
         return "q"
