@@ -242,6 +242,9 @@ def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
     import queue
     import shutil
 
+    import cv2
+    import numpy as np
+
     cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
     refs = tmp_path / "refs"
     shutil.copytree(cards, refs)
@@ -254,6 +257,12 @@ def test_a_reference_picture_that_cannot_be_read_keeps_the_camera_off(tmp_path):
     (refs / "joker.png").write_bytes(b"")
     _, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
     assert warning == ("warn.card_unreadable", {"card": "joker", "file": "joker.png"})
+    # A picture read but blank, too plain to tell a card by: named too (it was "no camera").
+    (refs / "joker.png").unlink()
+    cv2.imwrite(str(refs / "cook.png"), np.full((440, 315, 3), 200, np.uint8))
+    camera, why, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
+    assert camera is None and "too little detail" in why
+    assert warning == ("warn.card_unreadable", {"card": "cook", "file": "cook.png"})
 
 
 def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, capsys,

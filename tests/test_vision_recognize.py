@@ -243,9 +243,13 @@ def test_bad_reference_folders(tmp_path):
     with pytest.raises(EnrolmentError, match="broken.png"):
         Recognizer.from_dir(tmp_path)
     (tmp_path / "broken.png").unlink()
-    cv2.imwrite(str(tmp_path / "blank.png"), np.full((200, 150, 3), 128, np.uint8))
-    with pytest.raises(EnrolmentError, match="too little detail"):
-        Recognizer.from_dir(tmp_path)
+    (tmp_path / "ghost").mkdir()
+    cv2.imwrite(str(tmp_path / "ghost" / "1.png"), cv2.imread(str(CARDS / "ghost.png")))
+    cv2.imwrite(str(tmp_path / "ghost" / "2.png"), np.full((200, 150, 3), 128, np.uint8))
+    with pytest.raises(EnrolmentError, match="too little detail") as raised:
+        Recognizer.from_dir(tmp_path)  # the blank picture named by its file, not its card
+    assert raised.value.path == tmp_path / "ghost" / "2.png" and raised.value.label == "ghost"
+    assert str(tmp_path / "ghost" / "2.png") in str(raised.value)
     with pytest.raises(EnrolmentError):
         Recognizer({})
 

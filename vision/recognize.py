@@ -171,14 +171,25 @@ ALIGN_MAX_STRETCH = 0.06
 
 class EnrolmentError(ValueError):
     """The reference folder is missing, empty or holds an unusable picture (the message says
-    which; ``path`` and ``label`` are the picture file that cannot be read and its card's
-    label, if that is the trouble)."""
+    which; ``path`` and ``label`` are the picture file that cannot be used and its card's
+    label, if that is the trouble; ``index``, the picture's place among the card's when
+    only the pictures, not their files, were given)."""
 
     def __init__(self, message: str, *, path: Path | None = None,
-                 label: str | None = None) -> None:
+                 label: str | None = None, index: int | None = None) -> None:
         super().__init__(message)
         self.path = path
         self.label = label
+        self.index = index
+
+
+def naming_the_file(err: EnrolmentError, files: dict[str, list[Path]]) -> EnrolmentError:
+    """``err`` with the file of the picture it is about, found by its place among its card's
+    ``files`` (as ``reference_files`` lists them), when it names none yet."""
+    if err.path is not None or err.label is None or err.index is None:
+        return err
+    path = files[err.label][err.index]
+    return EnrolmentError(f"{err} ({str(path)!r})", path=path, label=err.label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,10 +494,15 @@ def read_references(path: str | Path) -> dict[str, list[np.ndarray]]:
     pictures of a card) and ``DIR/<label>.png|jpg`` (one); names starting with ``_`` or ``.``
     are skipped. EnrolmentError when the folder is missing, holds no picture, or a picture
     cannot be read (the message names it)."""
+    return read_reference_files(_some_reference_files(path))
+
+
+def _some_reference_files(path: str | Path) -> dict[str, list[Path]]:
+    """``reference_files``, or EnrolmentError when the folder holds none."""
     files = reference_files(path)
     if not files:
         raise EnrolmentError(f"no .png or .jpg reference pictures in {str(Path(path))!r}")
-    return read_reference_files(files)
+    return files
 
 
 def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndarray]]:
@@ -711,11 +727,12 @@ class Recognizer:
             pics = list(references[label])
             if not pics:
                 raise EnrolmentError(f"card {label!r} has no reference picture")
-            for pic in pics:
+            for k, pic in enumerate(pics):
                 kp, d = self._features(pic)
                 if d is None or len(kp) < self.min_inliers:
                     raise EnrolmentError(
-                        f"the reference picture of {label!r} has too little detail to recognise")
+                        f"the reference picture of {label!r} has too little detail to recognise",
+                        label=label, index=k)
                 size = self._last_size
                 pts = [np.float32([k.pt for k in kp])]
                 angs = [np.float32([k.angle for k in kp])]
@@ -800,8 +817,13 @@ class Recognizer:
 
     @classmethod
     def from_dir(cls, path: str | Path, **options) -> Recognizer:
-        """References from ``DIR/<label>/*.png|jpg`` and/or ``DIR/<label>.png|jpg``."""
-        return cls(read_references(path), **options)
+        """References from ``DIR/<label>/*.png|jpg`` and/or ``DIR/<label>.png|jpg``; an
+        EnrolmentError about a picture names its file."""
+        files = _some_reference_files(path)
+        try:
+            return cls(read_reference_files(files), **options)
+        except EnrolmentError as err:
+            raise naming_the_file(err, files) from None
 
     def _features(self, image: np.ndarray, side: int | None = None):
         """Features of a picture rescaled to a longer side of ``side`` (default WORK_SIDE);

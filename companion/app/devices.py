@@ -152,6 +152,7 @@ def card_tracker(references):
     from vision.recognize import (  # noqa: PLC0415
         EnrolmentError,
         Recognizer,
+        naming_the_file,
         read_reference_files,
         reference_files,
     )
@@ -168,12 +169,15 @@ def card_tracker(references):
             "for another, so enrol them all with `companion enroll`",
             ("warn.cards_missing", {"cards": missing}))
     try:
-        pictures = read_reference_files(files)
-    except EnrolmentError as err:  # read_reference_files names the file and its card
+        recognizer = Recognizer(read_reference_files(files))
+    except EnrolmentError as err:
+        err = naming_the_file(err, files)
+        if err.path is None:
+            raise
         shown = err.path.relative_to(references)  # as listed: inside the folder
         raise ReferencesUnusable(str(err), ("warn.card_unreadable", {
             "card": label_identity(err.label) or err.label, "file": str(shown)})) from err
-    return RevealTracker(CardReader(Recognizer(pictures)))
+    return RevealTracker(CardReader(recognizer))
 
 
 def open_camera(config, inputs: queue.Queue, references=None):
