@@ -389,3 +389,23 @@ def test_a_card_outlined_with_what_touches_it_is_asked_for_again(tmp_path):
     assert said[0] == ("The Living Armor card in slot A seems to touch something (a corner "
                        "mark, another card, a finger). Lay it inside the corner marks, touching "
                        "nothing, and try again.")
+
+
+def test_a_recording_that_runs_out_stops_enrolment(tmp_path):
+    """A folder of one picture given as the camera: the first card was enrolled, then each
+    card after it was asked for three times over, "The recording has ended." each time."""
+    table = Table()
+    source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)])])
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire", "ghost", "cook"],
+                    find_cards=find_coloured_cards, ask=scripted("", "", ""), say=said.append,
+                    flush=0)
+    assert list(result.saved) == ["vampire"] and result.stopped
+    assert said[-1] == "No picture from the camera: The recording has ended. Stopping."
+    assert sum("No picture" in line for line in said) == 1
+
+
+def test_a_file_given_for_the_folder_is_said_to_be_one(tmp_path):
+    (tmp_path / "scene.png").write_bytes(b"")
+    with pytest.raises(EnrollError, match="'.*scene.png' is a file: give a folder"):
+        enroll(None, tmp_path / "scene.png", ["vampire"], find_cards=find_coloured_cards)

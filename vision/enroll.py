@@ -26,6 +26,7 @@ from vision.mat import (
     zone_corners_mm,
     zone_named,
 )
+from vision.sources import ENDED, MISCONFIGURED
 
 LABEL_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 CARD_PX = (315, 440)  # width, height of a saved reference (5 px per mm)
@@ -181,6 +182,8 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
     pressed Enter (the synthetic table uses it to lay the card itself)."""
     labels = check_labels(labels)
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise EnrollError(f"{str(out)!r} is a file: give a folder for the reference pictures")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -207,6 +210,11 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
             frame = None
             for _ in range(flush + 1):
                 frame = source.wait_frame(timeout) or frame
+            if frame is None and getattr(source, "status", None) in (ENDED, MISCONFIGURED):
+                # A recording run out, or a camera set wrong: asking again cannot help.
+                say(f"No picture from the camera: {source.message} Stopping.")
+                result.stopped = True
+                break
             if frame is None:
                 say(f"No picture from the camera: {getattr(source, 'reason', source.message)}")
                 tries += 1
