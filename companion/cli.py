@@ -53,6 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     for name, value in QUIET_LIBRARIES.items():
         os.environ.setdefault(name, value)
+    # A file name that is not UTF-8 (written on another system) is printed as the bytes it
+    # has, not refused with a traceback after the work is done.
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="surrogateescape")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

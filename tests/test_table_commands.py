@@ -280,3 +280,15 @@ def test_enroll_without_a_camera_says_so_before_asking_for_a_card(tmp_path, caps
     assert last.startswith("No picture from the camera: No camera answers at video device")
     assert last.endswith("Check it with `companion camera-check`, then enrol again.")
     assert "Trying again" not in last
+
+
+def test_camera_check_given_a_folder_to_save_in_saves_its_picture_there(frames_dir, tmp_path,
+                                                                        capsys, monkeypatch):
+    """--out . ended in a traceback, and --out with a folder wrote a file beside it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pictures").mkdir()
+    for out, saved in ((".", tmp_path / "camera-check.png"),
+                       ("pictures", tmp_path / "pictures" / "camera-check.png")):
+        run(["camera-check", "--source", str(frames_dir), "--out", out])
+        assert cv2.imread(str(saved)).shape == (480, 640, 3)
+        assert f"Picture saved to {saved.relative_to(tmp_path)}." in capsys.readouterr().out

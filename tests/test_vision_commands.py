@@ -169,9 +169,13 @@ def test_file_names_written_on_another_system_are_read_and_written(tmp_path):
     frames.mkdir()
     shutil.copy(CARDS / "ghost.png", frames / f"{latin}.png")
 
-    def run(*args):
-        done = subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT,
-                              capture_output=True, timeout=120)
+    # As on a Raspberry Pi set to a UTF-8 language: printing such a name could fail too.
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+
+    def run(*args, answers=b""):
+        done = subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env,
+                              input=answers, capture_output=True, timeout=120)
+        assert b"Traceback" not in done.stderr, done.stderr
         return done.returncode, done.stdout.decode("utf-8", "replace")
 
     code, out = run("recognize", "--refs", os.fsencode(refs), "--whole",
@@ -182,19 +186,25 @@ def test_file_names_written_on_another_system_are_read_and_written(tmp_path):
     code, out = run("camera-check", "--source", os.fsencode(frames), "--out",
                     os.fsencode(picture))
     assert code == 1, out  # no mat in view, but the picture seen and saved
+    assert "Picture saved to" in out
+    enrolled = tmp_path / f"{latin}-refs"
+    code, out = run("enroll", "--out", os.fsencode(enrolled), "--source", "synthetic:settle=0",
+                    "--labels", "ghost,cook", answers=b"\n\n")
+    assert code == 0, out
+    assert sorted(p.name for p in enrolled.iterdir()) == ["cook", "ghost"]
     assert cv2.imdecode(np.fromfile(picture, np.uint8), cv2.IMREAD_COLOR).shape == (1039, 744, 3)
 
 
 def test_a_video_whose_name_opencv_cannot_take_is_refused_by_name(tmp_path):
     import os
 
-    from vision.frames import CameraError
-    from vision.sources import make_source
+    from vision.sources import SourceConfigError, make_source
 
     video = tmp_path / os.fsdecode(b"partie\xe9.mp4")
     video.write_bytes(b"not played")
-    with pytest.raises(CameraError, match="rename the file"):
-        make_source({"kind": "opencv", "device": str(video)})
+    with pytest.raises(SourceConfigError, match="rename the file") as raised:
+        make_source({"kind": "opencv", "device": str(video)})  # a setting: not tried again
+    assert "partie\ufffd.mp4" in str(raised.value)  # shown as a screen can draw it
 
 
 def test_a_reference_folder_of_one_card_is_refused(tmp_path, capsys):

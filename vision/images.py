@@ -39,11 +39,18 @@ def write_png(path: str | os.PathLike[str], image: np.ndarray) -> None:
     write_atomically(Path(path), data.tobytes())
 
 
+def shown_name(name: str | os.PathLike[str]) -> str:
+    """A file name as people can read it and a screen can draw it: letters that are not
+    text (a name written on another system) become question-mark diamonds."""
+    return os.fsencode(name).decode("utf-8", "replace")
+
+
 def opencv_name(name: str) -> str | None:
     """Why OpenCV cannot take ``name`` (a video file's, a device's), or None when it can."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        return (f"the name {name!r} holds characters that are not text OpenCV can take (a name "
-                "written on another system): rename the file with plain letters")
+        return (f"the file name {shown_name(name)!r} has letters the video library cannot "
+                "read (it was written on another system): rename the file, using plain "
+                "letters")
     return None

@@ -129,7 +129,7 @@ class OpenCVSource:
         if self.is_file and not Path(device).is_file():
             raise CameraError(f"The video file {device!r} does not exist.")
         if isinstance(device, str) and (why := opencv_name(device)) is not None:
-            raise CameraError(f"The video cannot be opened: {why}.")
+            raise SourceConfigError(f"the video cannot be opened: {why}")  # not retried
         self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             self._cap.release()

@@ -164,6 +164,8 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     if out is None and _show(report.picture):
         return 0 if ready else 1
     out = out or Path("camera-check.png")
+    if out.is_dir() or out.name in ("", ".", ".."):
+        out = out / "camera-check.png"  # a folder: the picture goes in it
     if out.suffix.lower() != ".png":
         out = out.with_suffix(out.suffix + ".png") if out.suffix else out.with_suffix(".png")
     try:

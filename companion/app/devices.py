@@ -149,6 +149,7 @@ def card_tracker(references):
     ValueError or OSError when the references cannot be used: ReferencesUnusable when they
     leave out an identity (a card never enrolled that looks like one that was could be taken
     for it; a folder with no picture leaves out all six) or a picture cannot be read."""
+    from vision.images import shown_name  # noqa: PLC0415
     from vision.recognize import (  # noqa: PLC0415
         EnrolmentError,
         Recognizer,
@@ -174,9 +175,9 @@ def card_tracker(references):
         err = naming_the_file(err, files)
         if err.path is None:
             raise
-        shown = err.path.relative_to(references)  # as listed: inside the folder
+        shown = shown_name(err.path.relative_to(references))  # as listed: inside the folder
         raise ReferencesUnusable(str(err), ("warn.card_unreadable", {
-            "card": label_identity(err.label) or err.label, "file": str(shown)})) from err
+            "card": label_identity(err.label) or shown_name(err.label), "file": shown})) from err
     return RevealTracker(CardReader(recognizer))
 
 
