@@ -292,3 +292,26 @@ def test_camera_check_given_a_folder_to_save_in_saves_its_picture_there(frames_d
         run(["camera-check", "--source", str(frames_dir), "--out", out])
         assert cv2.imread(str(saved)).shape == (480, 640, 3)
         assert f"Picture saved to {saved.relative_to(tmp_path)}." in capsys.readouterr().out
+
+
+def test_enroll_from_a_recording_that_cannot_be_read_says_so_before_asking(tmp_path, capsys,
+                                                                           monkeypatch):
+    """A damaged video or a missing picture folder was asked for each card three times
+    over, a line for every try, as if it might come back."""
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail(f"asked: {prompt}"))
+    video = tmp_path / "cards.mp4"
+    video.write_bytes(b"not a video")
+    for source, why in ((str(video), "cannot be played"),
+                        (f"folder:{tmp_path / 'none'}", "does not exist")):
+        assert run(["enroll", "--out", str(tmp_path / "refs"), "--source", source]) == 2
+        last = capsys.readouterr().err.splitlines()[-1]
+        assert last.startswith("No picture from the camera: The ") and why in last
+
+
+def test_enroll_into_a_file_is_refused_before_the_camera_is_waited_for(tmp_path, capsys):
+    (tmp_path / "refs").write_text("")
+    code = run(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                "opencv:/dev/no-such-video", "--timeout", "30"])
+    assert code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{str(tmp_path / 'refs')!r} is a file: give a folder for the reference pictures"]

@@ -65,6 +65,14 @@ def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def check_out(out: str | Path) -> Path:
+    """The folder to save references in, or EnrollError when that names a file."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise EnrollError(f"{str(out)!r} is a file: give a folder for the reference pictures")
+    return out
+
+
 def warp_card(image: np.ndarray, corners, size: tuple[int, int] = CARD_PX) -> np.ndarray:
     """The card inside ``corners`` (4x2, in order around it), straightened, portrait, at the
     size references are kept."""
@@ -181,9 +189,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
     questions say so. ``before_capture`` is called with the label once the player has
     pressed Enter (the synthetic table uses it to lay the card itself)."""
     labels = check_labels(labels)
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise EnrollError(f"{str(out)!r} is a file: give a folder for the reference pictures")
+    out = check_out(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -120,9 +120,7 @@ class OpenCVSource:
         import cv2
 
         self.device = device
-        # a device node (/dev/video2) or a stream address (rtsp://...) is a live camera too
-        self.is_file = isinstance(device, str) and not (
-            device.startswith("/dev/") or "://" in device)
+        self.is_file = is_recording({"kind": "opencv", "device": device})
         self.loop = loop
         self.ended = False
         self._clock = clock
@@ -463,6 +461,16 @@ def load_camera_config(path: str | Path, section: str = "camera") -> dict[str, A
     if not isinstance(table, dict):
         raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table")
     return table
+
+
+def is_recording(config: Mapping[str, Any]) -> bool:
+    """Whether the source is a recording (pictures in a folder, a video file), not a live
+    camera: it runs out, and a picture read from it is one less for later."""
+    device = config.get("device")
+    # a device node (/dev/video2) or a stream address (rtsp://...) is a live camera too
+    return config.get("kind") == "folder" or (
+        config.get("kind") == "opencv" and isinstance(device, str)
+        and not (device.startswith("/dev/") or "://" in device))
 
 
 def make_source(config: Mapping[str, Any], *,

@@ -219,10 +219,19 @@ def _show(picture) -> bool:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from vision.enroll import EnrollError, cards_and_blocks, check_labels, enroll, pretty, too_alike
+    from vision.enroll import (
+        EnrollError,
+        cards_and_blocks,
+        check_labels,
+        check_out,
+        enroll,
+        pretty,
+        too_alike,
+    )
 
     try:
         labels = check_labels(s.strip() for s in args.labels.split(",") if s.strip())
+        check_out(args.out)  # before the camera is waited for
     except EnrollError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -245,8 +254,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
             return 2
         opened.callback(source.close)
-        if _live(config) and source.wait_frame(args.timeout) is None:
-            print(f"No picture from the camera: {source.reason} Check it with "
+        problem = _camera_problem(config, source, args.timeout)
+        if problem:
+            print(f"No picture from the camera: {problem} Check it with "
                   "`companion camera-check`, then enrol again.", file=sys.stderr)
             return 2
         flush = 0 if config.get("kind") == "folder" else 2
@@ -284,13 +294,19 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0 if not result.skipped and not result.stopped else 1
 
 
-def _live(config) -> bool:
-    """Whether the source is a camera, not a recording (a video file, pictures): its first
-    picture can be waited for without taking one meant for a card."""
-    device = config.get("device")
-    return config.get("kind") in ("picamera2", "synthetic") or (
-        config.get("kind") == "opencv" and (isinstance(device, int) or str(device).startswith(
-            "/dev/") or "://" in str(device)))
+def _camera_problem(config, source, timeout: float) -> str | None:
+    """Why enrolment cannot begin, or None: a live camera must give a picture; a recording
+    (whose pictures are each meant for a card) must open."""
+    from vision.frames import CameraError
+    from vision.sources import SourceConfigError, is_recording, make_source
+
+    if not is_recording(config):
+        return None if source.wait_frame(timeout) is not None else source.reason
+    try:
+        make_source(config).close()
+    except (CameraError, SourceConfigError) as exc:
+        return str(exc)
+    return None
 
 
 def _synthetic_player(source, slot: str, timeout: float):
