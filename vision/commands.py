@@ -73,18 +73,16 @@ def cmd_recognize(args) -> int:
 
 def _load(path: str):
     """(picture, None) or (None, why not) for an image file."""
-    import cv2
-    import numpy as np
+    from vision.images import read_image
 
     try:
-        data = np.fromfile(path, np.uint8)
+        img = read_image(path)
     except FileNotFoundError:
         return None, "no such file"
     except IsADirectoryError:
         return None, "this is a folder, not a picture"
     except OSError as exc:
         return None, f"cannot open the file ({exc.strerror or exc})"
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if img is None:
         return None, "not a picture OpenCV can read (PNG or JPEG expected), or a damaged one"
     return img, None
