@@ -248,3 +248,14 @@ def test_camera_check_given_a_file_for_its_folder_says_so(tmp_path, capsys):
                "--out", str(tmp_path / "check.png")])
     assert rc == 2
     assert "is a file: --refs takes the folder" in capsys.readouterr().err
+
+
+def test_ctrl_c_while_the_command_is_starting_ends_it_quietly(monkeypatch):
+    """Ctrl-C pressed while the commands were still being loaded gave a traceback."""
+    import companion.cli as cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["recognize", "--help"]) == 130

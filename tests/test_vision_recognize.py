@@ -978,3 +978,15 @@ def test_a_card_alike_others_barely_sure_is_not_named():
     scene = S.random_scene(deck, 9400095, arrangement="spread")
     assert [c.label for c in scene.cards] == ["3s"]
     assert [r.label for r in Recognizer(refs).read(scene.image)] in ([None], ["3s"])
+
+
+def test_a_link_back_to_the_reference_folder_is_no_card(tmp_path):
+    """A link to the folder itself inside it became a card holding every picture, which
+    every card then matched as well as its own: all were unknown."""
+    from vision.recognize import reference_files
+
+    for label in ("ghost", "cook", "vampire"):
+        (tmp_path / f"{label}.png").write_bytes((CARDS / f"{label}.png").read_bytes())
+    (tmp_path / "self").symlink_to(tmp_path)
+    (tmp_path / "up").symlink_to(tmp_path.parent)
+    assert sorted(reference_files(tmp_path)) == ["cook", "ghost", "vampire"]

@@ -465,6 +465,8 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
     for entry in sorted(root.iterdir()):
         if entry.name.startswith(("_", ".")):
             continue
+        if entry.is_dir() and entry.resolve() in (root.resolve(), *root.resolve().parents):
+            continue  # a link back to the folder (or above): its pictures are no one card's
         if entry.is_dir():
             files = sorted(p for p in entry.iterdir()
                            if p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith("."))
