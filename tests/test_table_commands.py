@@ -136,6 +136,9 @@ def test_camera_check_missing_camera_and_bad_settings(tmp_path, capsys):
     assert "No picture from the camera. The picture folder" in capsys.readouterr().err
     assert run(["camera-check", "--source", "webcam-please"]) == 2
     assert "Camera setting problem: camera 'webcam-please'" in capsys.readouterr().err
+    # a setting found wrong only when the camera opens: a setting to fix all the same
+    assert run(["camera-check", "--source", "synthetic:seed=abc", "--timeout", "5"]) == 2
+    assert "Camera setting problem: synthetic camera settings" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
 
 

@@ -79,7 +79,8 @@ def register_table_commands(sub) -> None:
                        description="Grab one picture, find the mat, its slots and the cards, "
                                    "draw them, and say what was found and whether a card laid "
                                    "in each slot will be read. Exits 1 when the mat is not "
-                                   "found or a slot is seen too poorly.")
+                                   "found, a slot is seen too poorly or no picture comes; 2 "
+                                   "for a setting to fix.")
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--refs", type=Path, default=None,
                    help="reference folder to read the cards with (else cards are only found)")
@@ -136,6 +137,7 @@ def _find_cards():
 def cmd_camera_check(args: argparse.Namespace) -> int:
     from vision.camera_check import check_frame
     from vision.images import write_png
+    from vision.sources import MISCONFIGURED
 
     recognizer = None
     if args.refs is not None:
@@ -151,7 +153,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         frame = source.wait_frame(args.timeout)
         if frame is None:
             print(f"No picture from the camera. {source.reason}", file=sys.stderr)
-            return 1
+            return 2 if source.status == MISCONFIGURED else 1  # a setting to fix: as refused
         reader = None if recognizer is None else _AsTheTable(recognizer)
         report = check_frame(frame.image, recognizer=reader, find_cards=_find_cards())
     finally:
