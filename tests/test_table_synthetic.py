@@ -163,6 +163,27 @@ def test_enroll_warns_about_cards_too_alike(printed_mat, tmp_path, monkeypatch, 
     text = capsys.readouterr().out
     assert code == 0
     assert "Warning: Butler and Twin look too alike to tell apart" in text
+    # among other cards too, and only they
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n\n\n"))
+    code = run_cli(["enroll", "--out", str(tmp_path / "refs4"), "--source",
+                    "synthetic:settle=0,seed=1", "--labels", "ghost,cook,butler,twin"])
+    text = capsys.readouterr().out
+    assert code == 0
+    assert [line.split(" look")[0] for line in text.splitlines() if "too alike" in line] == [
+        "Warning: Butler and Twin"]
+
+
+def test_enroll_of_the_six_cards_does_not_call_two_of_them_alike(printed_mat, tmp_path,
+                                                                 monkeypatch, capsys):
+    # Read by a recogniser knowing the five others, the Cleaner was named the Butler (0.50):
+    # a card never enrolled is often named as the card most like it, which is no reason to
+    # take both pictures again.
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 6))
+    code = run_cli(["enroll", "--out", str(tmp_path / "refs"), "--source",
+                    "synthetic:settle=0,seed=5"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "6 reference pictures saved" in text and "too alike" not in text
 
 
 def test_enroll_of_two_cards_alone_does_not_call_them_alike(printed_mat, tmp_path,

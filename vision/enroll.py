@@ -286,52 +286,55 @@ def alike_pairs(recognizer: Any) -> list[tuple[str, str, float]]:
 LEAVE_ONE_OUT_MAX = 30  # beyond this many cards the check below would take too long
 
 
-# Two cards alone: a recogniser that knows one card names anything like it as that card (no
-# other card votes down what the deck's cards share), so the two are measured against each
-# other instead (``shared_look``, the larger of both ways): this much is the same card.
-# Measured on six decks: two cards 0.04 to 0.48, and 0.55 for our butler and vampire, whose
-# figure is drawn alike in other colours (features see grey); the same card photographed
-# twice 0.67 and over (playing cards one pip apart reach 0.77: too alike indeed).
-ALONE_SAME = 0.62
+# A card never enrolled is often named as the card most like it: read by a recogniser that
+# knows every card but its own, a card is named as another (one of our six in two enrolments
+# on the synthetic table, at 0.50 to 0.76), not only the same card under two names (0.61 to
+# 0.69). So is a card measured against a card that knows it alone: that one names anything
+# like it (no other card votes down what the deck's cards share). Such pairs are measured
+# against each other instead (``shared_look``, the larger of both ways): this much is the
+# same card. Measured on six decks: two cards 0.04 to 0.48, and up to 0.55 for our butler
+# and vampire, whose figure is drawn alike in other colours (features see grey); the same
+# card photographed twice, or enrolled twice on the synthetic table, 0.64 and over (playing
+# cards one pip apart reach 0.77: too alike indeed).
+ALONE_SAME = 0.6
 
 
-def _alike_pair(refs: dict[str, list[np.ndarray]], make: Callable[..., Any]
-                ) -> list[tuple[str, str, float]]:
-    """``mistaken_pairs`` of two cards (references cut down already)."""
+def _same_card(refs: dict[str, list[np.ndarray]], a: str, b: str, make: Callable[..., Any]
+               ) -> list[tuple[str, str, float]]:
+    """``[(a, b, share)]`` when cards ``a`` and ``b`` (references cut down already) share
+    ALONE_SAME of their matches at least (``shared_look``), else []."""
     from vision.recognize import shared_look
 
-    (a, pics_a), (b, pics_b) = sorted(refs.items())
     share = max((max(shared_look(p, q, make), shared_look(q, p, make))
-                 for p in pics_a for q in pics_b), default=0.0)
+                 for p in refs[a] for q in refs[b]), default=0.0)
     return [(a, b, round(min(1.0, share), 3))] if share >= ALONE_SAME else []
 
 
 def mistaken_pairs(refs: dict[str, list[np.ndarray]],
                    make_recognizer: Callable[..., Any]) -> list[tuple[str, str, float]]:
-    """Cards that would be taken for another: each card's pictures, read by a recogniser that
-    knows every card but that one. A card named as another one (a, b, score) is too alike.
+    """Cards that are one card under two names, worst first: each card's pictures are read by
+    a recogniser that knows every card but that one, and a card named as another is
+    measured against it (``ALONE_SAME``); two cards alone are measured against each other.
     Two pictures of the same art under two names are caught here even when each picture
-    only matches itself best. Two cards alone are measured against each other instead
-    (``ALONE_SAME``)."""
+    only matches itself best."""
     from vision.recognize import cards_cut_out
 
-    pairs: dict[tuple[str, str], float] = {}
     if len(refs) > LEAVE_ONE_OUT_MAX:
         return []
     refs, _ = cards_cut_out(refs)  # once for all the recognisers below
+    named: set[tuple[str, str]] = set()
     if len(refs) == 2:
-        return _alike_pair(refs, make_recognizer)
-    for label, pictures in refs.items():
-        others = {k: v for k, v in refs.items() if k != label}
-        if not others:
-            continue
-        recognizer = make_recognizer(others, cut_out=False)
-        for picture in pictures:
-            match = recognizer.classify(picture)
-            if match.label is not None:
-                key = tuple(sorted((label, match.label)))
-                pairs[key] = max(pairs.get(key, 0.0), float(match.score))
-    return sorted(((a, b, s) for (a, b), s in pairs.items()), key=lambda p: -p[2])
+        named.add(tuple(sorted(refs)))
+    else:
+        for label, pictures in refs.items():
+            recognizer = make_recognizer({k: v for k, v in refs.items() if k != label},
+                                         cut_out=False)
+            for picture in pictures:
+                match = recognizer.classify(picture)
+                if match.label is not None:
+                    named.add(tuple(sorted((label, match.label))))
+    pairs = [pair for a, b in sorted(named) for pair in _same_card(refs, a, b, make_recognizer)]
+    return sorted(pairs, key=lambda p: -p[2])
 
 
 def too_alike(folder: str | Path, recognizer: Any) -> list[tuple[str, str, float]]:
