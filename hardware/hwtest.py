@@ -35,7 +35,9 @@ def run(args) -> int:
     try:
         panel = open_panel(args.pins, events=events, mock=args.mock, animate=False)
     except PanelError as exc:
-        print(exc, file=out)
+        hint = "; elsewhere, walk the virtual panel: hw-test --mock" if (
+            exc.kind == "no gpio") else ""
+        print(f"{exc}{hint}", file=out)
         return 2 if exc.kind == "pin map" else 1
     try:
         ok = walk(panel, events, out=out, mock=args.mock, led_seconds=args.led_seconds,

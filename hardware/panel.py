@@ -164,8 +164,7 @@ class Panel:
             self.close()
             raise NoGPIOError(
                 "no GPIO pins found on this machine (gpiozero: " + str(exc).strip() + "). "
-                "On a Raspberry Pi install python3-lgpio; elsewhere use the virtual panel "
-                "(--mock)") from None
+                "On a Raspberry Pi install python3-lgpio") from None
         except BaseException:
             self.close()
             raise

@@ -110,6 +110,7 @@ def test_run_falls_back_to_the_screen_without_gpio_or_camera(tmp_path, capsys, m
     err = capsys.readouterr().err
     assert code == 0
     assert "no GPIO panel" in err
+    assert "--mock" not in err  # hw-test's option: run has none, its panel is on the screen
 
 
 def test_run_with_bad_names_says_so_before_opening_anything(tmp_path, capsys, monkeypatch):
