@@ -298,3 +298,15 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
     camera, _, warning = open_camera({"kind": "synthetic"}, queue.Queue(), refs)
     assert camera is None and warning == ("warn.card_unreadable",
                                           {"card": "cook", "file": str(Path("chef", "2.png"))})
+
+
+def test_the_players_named_for_the_demo_are_the_ones_playing(tmp_path):
+    """--players 2 --names Ann,Ben gave a game of Ann and Blue: the simulated players sat at
+    random seats, and the names go by seat."""
+    for seed in (1, 3):
+        log = tmp_path / f"names{seed}.jsonl"
+        assert main(DEMO + ["--log", str(log), "--seed", str(seed), "--players", "2",
+                            "--names", "Ann,Ben,Cat"]) == 0
+        game = next(e for e in map(json.loads, log.read_text().splitlines())
+                    if e["event"] == "game")
+        assert len(game["players"]) == 2 and set(game["players"]) <= {"Ann", "Ben", "Cat"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from companion.app.controller import BY_POWER
+from companion.app.controller import BY_POWER, SEAT_COLOURS
 from companion.app.inputs import Press
 from companion.cards import COPIES, IDENTITIES, POWER, full_deck
 
@@ -91,7 +91,9 @@ class SimPlayers:
         if phase == "setup_join":
             if len(ctl.joined) < self._want_players:
                 free = [s for s in range(1, 7) if s not in ctl.joined]
-                return [Press("seat", self.rng.choice(free))]
+                # Seats given a name are taken first: the players named are the ones playing.
+                named = [s for s in free if ctl.names[s - 1] not in SEAT_COLOURS]
+                return [Press("seat", self.rng.choice(named or free))]
             return [Press("ok")]
         if phase == "setup_first":
             return [Press("ok")]
