@@ -70,8 +70,10 @@ def test_a_finished_game_in_the_log_file_is_moved_aside_not_overwritten(tmp_path
 def test_demo_rejects_bad_options_with_a_message(capsys):
     assert main(DEMO + ["--players", "9"]) == 2
     assert "--players must be 2 to 6" in capsys.readouterr().err
-    with pytest.raises(SystemExit, match="must look like 1280x720"):
+    with pytest.raises(SystemExit) as exited:
         main(DEMO + ["--size", "big"])
+    assert exited.value.code == 2
+    assert "must look like 1280x720" in capsys.readouterr().err
 
 
 def test_missing_devices_are_reported_not_fatal():
@@ -310,3 +312,24 @@ def test_the_players_named_for_the_demo_are_the_ones_playing(tmp_path):
         game = next(e for e in map(json.loads, log.read_text().splitlines())
                     if e["event"] == "game")
         assert len(game["players"]) == 2 and set(game["players"]) <= {"Ann", "Ben", "Cat"}
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--size", "800x", "the size must look like 1280x720, not '800x'"),
+    ("--size", "99999x99999", "too large (at most 7680x4320)"),
+    ("--screenshots", "FILE", "is a file: give a folder for the pictures"),
+    ("--screenshots", "/proc/x", "cannot make the folder '/proc/x'"),
+])
+def test_demo_options_that_cannot_work_are_refused_before_the_game(tmp_path, capsys, option,
+                                                                   value, said):
+    """A file given for --screenshots ended the game in a traceback at its first screen; so
+    did a folder that cannot be made. A size past any screen's made SDL fail, then hang;
+    '800x' ended with status 1, unlike every other refused option."""
+    log = tmp_path / "game.jsonl"
+    log.write_text("")
+    value = str(log) if value == "FILE" else value
+    with pytest.raises(SystemExit) as exited:
+        main(DEMO + ["--log", str(tmp_path / "new.jsonl"), option, value])
+    assert exited.value.code == 2
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "new.jsonl").exists()

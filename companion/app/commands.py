@@ -6,6 +6,7 @@ pygame, the rules engine and the vision code are imported inside the command fun
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import sys
@@ -23,12 +24,13 @@ def register(subparsers) -> None:
     demo.add_argument("--exit-when-over", action="store_true", help="exit 0 when the game ends")
     demo.add_argument("--log", type=Path, metavar="FILE",
                       help="write the table log here; an unfinished game in FILE is resumed")
-    demo.add_argument("--screenshots", type=Path, metavar="DIR",
+    demo.add_argument("--screenshots", type=_screenshots, metavar="DIR",
                       help="save a PNG of each screen the app passes through")
     demo.add_argument("--players", type=int, default=4, metavar="N",
                       help="how many simulated players join (2-6, default 4)")
     demo.add_argument("--seed", type=int, default=None, help="seed for the shuffles")
-    demo.add_argument("--size", default="1280x720", help="window size, e.g. 800x480")
+    demo.add_argument("--size", type=_size, default=(1280, 720),
+                      help="window size, e.g. 800x480")
     demo.add_argument("--lang", choices=("en", "ko"), default="en", help="language")
     demo.add_argument("--no-camera", action="store_true",
                       help="no simulated camera: every card is picked on the screen")
@@ -50,7 +52,8 @@ def register(subparsers) -> None:
     run.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration")
     run.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
                      help="quit after this many seconds (for checks)")
-    run.add_argument("--size", default=None, help="window size instead of full screen")
+    run.add_argument("--size", type=_size, default=None,
+                     help="window size instead of full screen")
     run.add_argument("--lang", choices=("en", "ko"), default=None, help="language")
     run.add_argument("--names", default=None, metavar="A,B,...",
                      help="players' names by seat, comma-separated (default: seat colours)")
@@ -78,14 +81,36 @@ def seat_names(text) -> list[str]:
     return full
 
 
+MAX_SIZE = (7680, 4320)  # a window larger than an 8K screen: a typo, and SDL may hang on it
+
+
 def _size(text: str) -> tuple[int, int]:
+    """A window size such as 1280x720 (argparse type: a bad one is refused, status 2)."""
     try:
         w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError as err:
-        raise SystemExit(f"companion: the size must look like 1280x720, not {text!r}") from err
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"the size must look like 1280x720, not {text!r}") from None
     if w < 320 or h < 240:
-        raise SystemExit(f"companion: the size {text} is too small (at least 320x240)")
+        raise argparse.ArgumentTypeError(f"the size {text} is too small (at least 320x240)")
+    if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
+        raise argparse.ArgumentTypeError(
+            f"the size {text} is too large (at most {MAX_SIZE[0]}x{MAX_SIZE[1]})")
     return w, h
+
+
+def _screenshots(text: str) -> Path:
+    """A folder for screenshots (argparse type), made now: a file, or a place no folder can
+    be made, is refused before the game starts instead of ending it with a traceback."""
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file: give a folder for the pictures")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise argparse.ArgumentTypeError(
+            f"cannot make the folder {text!r}: {err.strerror or err}") from None
+    return path
 
 
 def resume_or_new(path: Path, out=None):
@@ -210,7 +235,7 @@ def cmd_demo(args) -> int:
     from companion.errors import TableError  # noqa: PLC0415
     from companion.tablelog import TableLog  # noqa: PLC0415
 
-    size = _size(args.size)
+    size = args.size
     if not 2 <= args.players <= 6:
         print("companion: --players must be 2 to 6", file=sys.stderr)
         return 2
@@ -405,7 +430,7 @@ def cmd_run(args) -> int:
     if sys.platform.startswith("linux") and not os.environ.get("DISPLAY") \
             and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
-    size = _size(args.size) if args.size else (1280, 720)
+    size = args.size or (1280, 720)
     try:
         try:
             display = _open_display(pygame, size, fullscreen=args.size is None)
