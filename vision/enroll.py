@@ -319,8 +319,8 @@ def mistaken_pairs(refs: dict[str, list[np.ndarray]],
     only matches itself best."""
     from vision.recognize import cards_cut_out
 
-    if len(refs) > LEAVE_ONE_OUT_MAX:
-        return []
+    if not 2 <= len(refs) <= LEAVE_ONE_OUT_MAX:
+        return []  # one card alone is like no other
     refs, _ = cards_cut_out(refs)  # once for all the recognisers below
     named: set[tuple[str, str]] = set()
     if len(refs) == 2:
