@@ -132,7 +132,14 @@ def test_enroll_of_one_card_or_none_ends_without_a_false_alarm(printed_mat, tmp_
     assert run_cli(["enroll", "--out", str(refs), "--source", "synthetic:settle=0"]) == 1
     said = capsys.readouterr()
     assert "1 reference picture saved" in said.out and said.err == ""
+    assert "Stopped before: Vampire, Living Armor, Butler, Cook, Cleaner." in said.out
     assert "Still without a picture: Vampire, Living Armor, Butler, Cook, Cleaner." in said.out
+    # again, the Ghost enrolled already skipped: skipped, not "not enrolled"
+    monkeypatch.setattr("sys.stdin", io.StringIO("s\nq\n"))
+    assert run_cli(["enroll", "--out", str(refs), "--source", "synthetic:settle=0"]) == 1
+    said = capsys.readouterr().out
+    assert "Skipped: Ghost.\nStopped before: Vampire, Living Armor, Butler, Cook, Cleaner." in said
+    assert "Not enrolled" not in said and "Still without a picture: Vampire," in said
 
 
 def test_enroll_stops_when_its_input_is_closed(printed_mat, tmp_path, monkeypatch, capsys):

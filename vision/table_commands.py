@@ -274,7 +274,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     done = sum(len(v) for v in result.saved.values())
     print(f"{done} reference picture{'s' if done != 1 else ''} saved in {args.out}.")
     if result.skipped:
-        print("Not enrolled: " + ", ".join(pretty(s) for s in result.skipped) + ".")
+        print("Skipped: " + ", ".join(pretty(s) for s in result.skipped) + ".")
+    left = [s for s in labels if s not in result.saved and s not in result.skipped]
+    if result.stopped and left:
+        print("Stopped before: " + ", ".join(pretty(s) for s in left) + ".")
     from vision.recognize import reference_files
 
     if not done and not reference_files(args.out):
