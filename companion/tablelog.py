@@ -108,7 +108,7 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
         except LogFormatError as exc:
             if torn_tail_ok and number == len(lines):
                 msg = f"line {number} was cut short (power cut?) and was dropped: {exc}"
-                log.warning("table log: %s", msg)
+                log.info("table log: %s", msg)  # the caller says it (``problems``)
                 problems.append(msg)
                 break
             return Replay(game, BadLine(number, str(exc)), problems, done)
@@ -174,7 +174,8 @@ class TableLog:
         except LogFormatError:
             self._file.truncate(keep)
             self.repaired = f"dropped a line cut short at the end of {self.path.name}"
-            log.warning("table log: %s: %r", self.repaired, fragment[:80])
+            # Said once, by whoever read the file back first and found the line cut short.
+            log.info("table log: %s: %r", self.repaired, fragment[:80])
         else:
             self._file.write(b"\n")  # a whole line that only lacked its newline
         self._flush()

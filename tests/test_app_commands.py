@@ -41,6 +41,7 @@ def test_demo_resumes_an_unfinished_game_and_drops_a_torn_last_line(tmp_path, ca
     assert main(DEMO + ["--log", str(part), "--seed", "9"]) == 0
     out = capsys.readouterr()
     assert "cut short" in out.err and "resumed" in out.out
+    assert (out.out + out.err).count("cut short") == 1  # said once, not three times
     data = part.read_bytes()
     assert data.startswith(b"".join(lines[:5]))
     replay = replay_file(part)
