@@ -204,6 +204,10 @@ def test_parse_source_words(tmp_path):
         "kind": "picamera2", "size": [1280, 960], "detect_on_lores": True, "lores": [640, 480]}
     with pytest.raises(SourceConfigError, match="not a camera kind"):
         parse_source("no-such-thing")
+    # a file or folder name mistyped is said to be missing, not "not a camera kind"
+    for name in ("game.mp4", f"{tmp_path}/frames"):
+        with pytest.raises(SourceConfigError, match="there is no such file or folder"):
+            parse_source(name)
     with pytest.raises(SourceConfigError, match="name=value"):
         parse_source("synthetic:seed")
 
