@@ -259,3 +259,25 @@ def test_ctrl_c_while_the_command_is_starting_ends_it_quietly(monkeypatch):
 
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["recognize", "--help"]) == 130
+
+
+@pytest.mark.parametrize("torn", [50_000, 8])
+def test_a_torn_reference_picture_is_said_in_our_words_alone(tmp_path, torn):
+    """A reference PNG half copied: libpng printed "libpng error: PNG input buffer is
+    incomplete" itself, and OpenCV "[ERROR:0@0.04] ... IHDR chunk shall be first", before the
+    companion's own line."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    refs = tmp_path / "refs"
+    shutil.copytree(CARDS, refs)
+    (refs / "ghost.png").write_bytes((CARDS / "ghost.png").read_bytes()[:torn])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")}
+    done = subprocess.run([sys.executable, "-m", "companion", "recognize", "--refs", str(refs),
+                           str(CARDS / "cook.png")], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"companion recognize: cannot read reference picture {str(refs / 'ghost.png')!r}"]

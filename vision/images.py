@@ -8,7 +8,10 @@ one step; a video file's name that OpenCV cannot take is refused by name (``open
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +26,29 @@ def read_image(path: str | os.PathLike[str], flags: int | None = None) -> np.nda
     data = np.fromfile(os.fspath(path), np.uint8)
     if not data.size:
         return None
-    return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags)
+    with _quiet_stderr():  # libpng prints "libpng error: Read Error" itself on a torn file
+        return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags)
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """The process's standard error (file 2) sent nowhere for a moment: what a C library
+    prints there itself, which no setting of OpenCV's silences. The caller says what went
+    wrong in its own words."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (AttributeError, ValueError, OSError):  # no file 2 to silence
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 def write_png(path: str | os.PathLike[str], image: np.ndarray) -> None:
