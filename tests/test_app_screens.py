@@ -408,3 +408,13 @@ def test_the_hardware_panels_blink_reaches_the_screen_without_reading_every_cand
         a = pygame.surfarray.array3d(surface).astype(int)
         b = pygame.surfarray.array3d(full).astype(int)
         assert (np.abs(a - b).max(axis=2) > 0).sum() == 0
+
+
+def test_one_stone_is_one_stone():
+    """The round's summary said "Frederick: +1 stones"."""
+    from companion.app.i18n import tr
+
+    assert tr("en", "sum.stones", player="Frederick", amount=1) == "Frederick: +1 stone"
+    assert tr("en", "sum.stones", player="Frederick", amount=3) == "Frederick: +3 stones"
+    assert tr("en", "fx.stones", player="Ann", amount=1) == "Ann +1 stone"
+    assert tr("ko", "sum.stones", player="Ann", amount=1) == "Ann: 마법의 돌 +1"

@@ -123,11 +123,11 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "ev.reveal": "{player} revealed {card}",
         "fx.damage": "{player} -{amount} health",
         "fx.heal": "{player} +{amount} health",
-        "fx.stones": "{player} +{amount} stones",
+        "fx.stones": "{player} +{amount} stone{s}",
         "fx.eliminated": "{player} is out!",
         "fx.round_end": "Round {round} ends",
         "fx.game_end": "Game over!",
-        "sum.stones": "{player}: +{amount} stones",
+        "sum.stones": "{player}: +{amount} stone{s}",
         "sum.nothing": "No stones this round.",
         "warn.no_camera": "No camera: cards are picked on the screen.",
         "warn.cards_missing": "No picture of {cards} yet: cards are picked on the screen until "
@@ -395,6 +395,8 @@ def tr(lang: str, key: str, **args) -> str:
             if k == "winners":
                 shown["s"] = "" if len(names) > 1 else "s"
             shown[k] = ", ".join(names)
+    if isinstance(shown.get("amount"), int):
+        shown["s"] = "" if abs(shown["amount"]) == 1 else "s"  # one stone, two stones
     shown.setdefault("s", "")
     try:
         return text.format(**shown)
