@@ -328,7 +328,9 @@ def test_commands_report_problems_without_a_traceback(db, tmp_path, capsys):
     damaged = tmp_path / "damaged.sqlite"
     damaged.write_bytes(b"x" * 4096)
     assert main(["stats", "--db", str(damaged)]) == 1
-    assert "is damaged" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "is damaged, or is no game history" in err
+    assert "The game goes on" not in err  # no game is going on: this is a command
 
 
 def test_the_database_named_by_the_config(db, tmp_path, capsys):

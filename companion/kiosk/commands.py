@@ -79,7 +79,7 @@ def stats_command(args) -> int:
             games = history.list_games() if args.games else []
             count = history.game_count()
     except HistoryError as exc:
-        print(exc, file=sys.stderr)
+        print(exc.outside_a_game, file=sys.stderr)
         return 1
     if args.json:
         out = {"games": count,
@@ -121,7 +121,7 @@ def export_command(args) -> int:
                 text = json.dumps(history.export_bgstats(args.game_id), ensure_ascii=False,
                                   indent=2) + "\n"
     except HistoryError as exc:
-        print(exc, file=sys.stderr)
+        print(exc.outside_a_game, file=sys.stderr)
         return 1
     if args.output:
         try:

@@ -80,10 +80,14 @@ class HistoryError(OSError):
     ``reason`` is one of "full", "readonly", "open", "damaged", "io", "missing" (no such game).
     """
 
-    def __init__(self, message: str, *, reason: str, path: Path | str | None = None):
+    def __init__(self, message: str, *, reason: str, path: Path | str | None = None,
+                 outside_a_game: str | None = None):
         super().__init__(message)
         self.reason = reason
         self.path = path
+        # The sentence for a command run outside a game (stats, export): without the
+        # screen's "The game goes on".
+        self.outside_a_game = outside_a_game or message
 
     def __str__(self) -> str:
         return self.args[0]
@@ -117,25 +121,21 @@ def _storage_error(exc: sqlite3.Error, path: Path | str, doing: str) -> HistoryE
     code = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc).lower()
     if code == "SQLITE_FULL" or "disk is full" in text:
-        return HistoryError(
-            f"The game history could not be {doing}: the disk is full. The game goes on; "
-            "free some space to keep the history.", reason="full", path=path)
-    if code.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
-        return HistoryError(
-            f"The game history could not be {doing}: {path} is read-only. The game goes on.",
-            reason="readonly", path=path)
-    if code.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
-        return HistoryError(
-            f"The game history could not be {doing}: {path} cannot be opened. The game goes on.",
-            reason="open", path=path)
-    if code in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in text \
+        reason, said = "full", (f"The game history could not be {doing}: the disk is full; "
+                                "free some space to keep the history.")
+    elif code.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
+        reason, said = "readonly", f"The game history could not be {doing}: {path} is read-only."
+    elif code.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        reason, said = "open", (f"The game history could not be {doing}: {path} cannot be "
+                                "opened.")
+    elif code in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in text \
             or "malformed" in text:
-        return HistoryError(
-            f"The game history at {path} is damaged ({exc}); move it aside to start a new one. "
-            "The game goes on.", reason="damaged", path=path)
-    return HistoryError(
-        f"The game history could not be {doing} ({exc}). The game goes on.",
-        reason="io", path=path)
+        reason, said = "damaged", (f"The game history at {path} is damaged, or is no game "
+                                   f"history ({exc}); move it aside to start a new one.")
+    else:
+        reason, said = "io", f"The game history could not be {doing} ({exc})."
+    return HistoryError(f"{said} The game goes on.", reason=reason, path=path,
+                        outside_a_game=said)
 
 
 def _fingerprint(events: Sequence[Mapping[str, Any]]) -> str:
