@@ -311,20 +311,23 @@ def test_run_names_the_card_picture_that_cannot_be_read_on_the_screen(tmp_path, 
 def test_the_players_named_for_the_demo_are_the_ones_playing(tmp_path):
     """--players 2 --names Ann,Ben gave a game of Ann and Blue: the simulated players sat at
     random seats, and the names go by seat."""
-    for seed in (1, 3):
+    for seed, names, playing in ((1, "Ann,Ben,Cat", {"Ann", "Ben", "Cat"}),
+                                 (3, "Ann,Ben,Cat", {"Ann", "Ben", "Cat"}),
+                                 (5, "Ann,Red", {"Ann", "Red"})):  # a name like a colour
         log = tmp_path / f"names{seed}.jsonl"
         assert main(DEMO + ["--log", str(log), "--seed", str(seed), "--players", "2",
-                            "--names", "Ann,Ben,Cat"]) == 0
+                            "--names", names]) == 0
         game = next(e for e in map(json.loads, log.read_text().splitlines())
                     if e["event"] == "game")
-        assert len(game["players"]) == 2 and set(game["players"]) <= {"Ann", "Ben", "Cat"}
+        assert len(game["players"]) == 2 and set(game["players"]) <= playing
 
 
 @pytest.mark.parametrize(("option", "value", "said"), [
     ("--size", "800x", "the size must look like 1280x720, not '800x'"),
     ("--size", "99999x99999", "too large (at most 7680x4320)"),
     ("--screenshots", "FILE", "is a file: give a folder for the pictures"),
-    ("--screenshots", "/proc/x", "cannot make the folder '/proc/x'"),
+    ("--screenshots", "/proc/x", "cannot save pictures in '/proc/x'"),
+    ("--screenshots", "/proc/sys", "cannot save pictures in '/proc/sys'"),
 ])
 def test_demo_options_that_cannot_work_are_refused_before_the_game(tmp_path, capsys, option,
                                                                    value, said):

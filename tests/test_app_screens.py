@@ -418,3 +418,6 @@ def test_one_stone_is_one_stone():
     assert tr("en", "sum.stones", player="Frederick", amount=3) == "Frederick: +3 stones"
     assert tr("en", "fx.stones", player="Ann", amount=1) == "Ann +1 stone"
     assert tr("ko", "sum.stones", player="Ann", amount=1) == "Ann: 마법의 돌 +1"
+    import numpy as np
+
+    assert tr("en", "fx.stones", player="Ann", amount=np.int64(3)) == "Ann +3 stones"

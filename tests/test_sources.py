@@ -208,6 +208,10 @@ def test_parse_source_words(tmp_path):
     for name in ("game.mp4", f"{tmp_path}/frames"):
         with pytest.raises(SourceConfigError, match="there is no such file or folder"):
             parse_source(name)
+    # ... but a camera kind mistyped is still one, options with dots or not
+    for name in ("picamra2:colour_gains=1.5,1.2", "v4l2:/dev/video0"):
+        with pytest.raises(SourceConfigError, match="not a camera kind"):
+            parse_source(name)
     with pytest.raises(SourceConfigError, match="name=value"):
         parse_source("synthetic:seed")
 

@@ -281,3 +281,29 @@ def test_a_torn_reference_picture_is_said_in_our_words_alone(tmp_path, torn):
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         f"companion recognize: cannot read reference picture {str(refs / 'ghost.png')!r}"]
+
+
+def test_threads_decoding_together_leave_standard_error_as_it_was():
+    """Each decode sends file 2 nowhere for a moment: two threads at once saved each other's
+    'nowhere' and put it back last, silencing the process for good."""
+    import os
+    import threading
+
+    from vision.images import _quiet_stderr
+
+    before = os.readlink("/proc/self/fd/2") if os.path.exists("/proc/self/fd/2") else None
+
+    def decode_often():
+        for _ in range(300):
+            with _quiet_stderr():
+                pass
+
+    threads = [threading.Thread(target=decode_often) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if before is not None:
+        assert os.readlink("/proc/self/fd/2") == before
+    with _quiet_stderr(), _quiet_stderr():  # nested in one thread: no deadlock
+        pass

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,25 +31,44 @@ def read_image(path: str | os.PathLike[str], flags: int | None = None) -> np.nda
         return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags)
 
 
+_QUIET = threading.RLock()  # one thread at a time sends file 2 nowhere, and puts it back
+_QUIET_DEPTH = threading.local()  # n: 1 inside the redirect, in this thread
+
+
 @contextlib.contextmanager
 def _quiet_stderr() -> Iterator[None]:
     """The process's standard error (file 2) sent nowhere for a moment: what a C library
     prints there itself, which no setting of OpenCV's silences. The caller says what went
-    wrong in its own words."""
-    try:
-        sys.stderr.flush()
-        saved = os.dup(2)
-    except (AttributeError, ValueError, OSError):  # no file 2 to silence
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
+    wrong in its own words. Threads take turns (file 2 is the whole process's); within one
+    thread, only the outermost use redirects."""
+    with _QUIET:
+        if getattr(_QUIET_DEPTH, "n", 0):
+            yield
+            return
+        try:
+            sys.stderr.flush()
+        except (AttributeError, ValueError, OSError):
+            pass
+        try:
+            saved = os.dup(2)
+        except OSError:  # no file 2 to silence
+            yield
+            return
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+        except OSError:
+            os.close(saved)
+            yield
+            return
+        _QUIET_DEPTH.n = 1
+        try:
+            os.dup2(devnull, 2)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            os.close(devnull)
+            _QUIET_DEPTH.n = 0
 
 
 def write_png(path: str | os.PathLike[str], image: np.ndarray) -> None:

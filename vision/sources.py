@@ -417,7 +417,7 @@ def parse_source(spec: str) -> dict[str, Any]:
         return {"kind": "folder", "path": spec}
     if path.is_file():
         return {"kind": "opencv", "device": spec}
-    if path.suffix or "/" in spec:  # meant as a file or folder: a name mistyped, or not there
+    if ":" not in spec and (path.suffix or "/" in spec):  # a file or folder name, not there
         raise SourceConfigError(f"camera {spec!r}: there is no such file or folder")
     raise SourceConfigError(f"camera {spec!r}: not a camera kind, device number, folder or file "
                             "(try picamera2, opencv:0, folder:DIR or synthetic)")

@@ -102,14 +102,18 @@ def _size(text: str) -> tuple[int, int]:
 def _screenshots(text: str) -> Path:
     """A folder for screenshots (argparse type), made now: a file, or a place no folder can
     be made, is refused before the game starts instead of ending it with a traceback."""
-    path = Path(text)
+    import tempfile  # noqa: PLC0415
+
+    path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a file: give a folder for the pictures")
     try:
         path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass  # a picture can be written there
     except OSError as err:
         raise argparse.ArgumentTypeError(
-            f"cannot make the folder {text!r}: {err.strerror or err}") from None
+            f"cannot save pictures in {text!r}: {err.strerror or err}") from None
     return path
 
 

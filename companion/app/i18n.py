@@ -7,6 +7,8 @@ back to English; a key missing everywhere shows the key itself, so a gap is visi
 
 from __future__ import annotations
 
+import numbers
+
 CARDS = {
     "en": {"ghost": "Ghost", "vampire": "Vampire", "living_armor": "Living Armor",
            "butler": "Butler", "cook": "Cook", "cleaner": "Cleaner"},
@@ -395,8 +397,9 @@ def tr(lang: str, key: str, **args) -> str:
             if k == "winners":
                 shown["s"] = "" if len(names) > 1 else "s"
             shown[k] = ", ".join(names)
-    if isinstance(shown.get("amount"), int):
-        shown["s"] = "" if abs(shown["amount"]) == 1 else "s"  # one stone, two stones
+    amount = shown.get("amount")
+    if isinstance(amount, numbers.Real) and not isinstance(amount, bool):
+        shown["s"] = "" if abs(amount) == 1 else "s"  # one stone, two stones
     shown.setdefault("s", "")
     try:
         return text.format(**shown)

@@ -92,7 +92,7 @@ class SimPlayers:
             if len(ctl.joined) < self._want_players:
                 free = [s for s in range(1, 7) if s not in ctl.joined]
                 # Seats given a name are taken first: the players named are the ones playing.
-                named = [s for s in free if ctl.names[s - 1] not in SEAT_COLOURS]
+                named = [s for s in free if ctl.names[s - 1] != SEAT_COLOURS[s - 1]]
                 return [Press("seat", self.rng.choice(named or free))]
             return [Press("ok")]
         if phase == "setup_first":
