@@ -946,17 +946,14 @@ def test_a_loosely_cropped_photo_of_a_card_never_enrolled_is_not_named():
 
 def test_shared_look_tells_one_card_photographed_twice_from_two_cards(deck):
     from vision.enroll import ALONE_SAME
-    from vision.recognize import cards_cut_out, shared_look
+    from vision.recognize import cards_cut_out, shared_both_ways
 
     def photo(label, seed):
         return cards_cut_out({label: [S.table_photo(label, deck[label], seed)]})[0][label][0]
 
-    def both_ways(a, b):  # as enrolment takes it
-        return max(shared_look(a, b), shared_look(b, a))
-
     ghost, ghost_again, cook = photo("ghost", 1), photo("ghost", 101), photo("cook", 51)
-    assert both_ways(ghost, ghost_again) >= ALONE_SAME
-    assert both_ways(ghost, cook) < ALONE_SAME  # their frame alone is shared
+    assert shared_both_ways(ghost, ghost_again) >= ALONE_SAME  # as enrolment takes it
+    assert shared_both_ways(ghost, cook) < ALONE_SAME  # their frame alone is shared
 
 
 def test_the_closer_look_does_not_see_a_sliver_of_table_round_a_card():

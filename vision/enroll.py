@@ -303,10 +303,9 @@ def _same_card(refs: dict[str, list[np.ndarray]], a: str, b: str, make: Callable
                ) -> list[tuple[str, str, float]]:
     """``[(a, b, share)]`` when cards ``a`` and ``b`` (references cut down already) share
     ALONE_SAME of their matches at least (``shared_look``), else []."""
-    from vision.recognize import shared_look
+    from vision.recognize import shared_both_ways
 
-    share = max((max(shared_look(p, q, make), shared_look(q, p, make))
-                 for p in refs[a] for q in refs[b]), default=0.0)
+    share = max((shared_both_ways(p, q, make) for p in refs[a] for q in refs[b]), default=0.0)
     return [(a, b, round(min(1.0, share), 3))] if share >= ALONE_SAME else []
 
 

@@ -1231,10 +1231,25 @@ def shared_look(picture: np.ndarray, other: np.ndarray,
     how a card is told from it (``vision.enroll.mistaken_pairs``). ``make`` builds the
     recognisers (``Recognizer`` by default)."""
     make = make or Recognizer
+    return _shared(picture, make({"card": [picture]}, cut_out=False),
+                   make({"card": [other]}, cut_out=False))
+
+
+def shared_both_ways(picture: np.ndarray, other: np.ndarray,
+                     make: Callable[..., Recognizer] | None = None) -> float:
+    """The larger ``shared_look`` of the two pictures, either way, each picture's recogniser
+    built once."""
+    make = make or Recognizer
+    mine, theirs = (make({"card": [p]}, cut_out=False) for p in (picture, other))
+    return max(_shared(picture, mine, theirs), _shared(other, theirs, mine))
+
+
+def _shared(picture: np.ndarray, own: Recognizer, other: Recognizer) -> float:
+    """``shared_look`` with the recognisers of the picture's card (``own``) and of the
+    other picture's (``other``)."""
     query = _camera_like(_normalise(picture))
-    own = make({"card": [picture]}, cut_out=False)._votes(query).get(0, 0)
-    theirs = make({"card": [other]}, cut_out=False)._votes(query).get(0, 0)
-    return theirs / own if own else 0.0
+    mine = own._votes(query).get(0, 0)
+    return other._votes(query).get(0, 0) / mine if mine else 0.0
 
 
 def _layout_view(picture: np.ndarray) -> np.ndarray:
