@@ -291,7 +291,7 @@ LEAVE_ONE_OUT_MAX = 30  # beyond this many cards the check below would take too 
 # on the synthetic table, at 0.50 to 0.76), not only the same card under two names (0.61 to
 # 0.69). So is a card measured against a card that knows it alone: that one names anything
 # like it (no other card votes down what the deck's cards share). Such pairs are measured
-# against each other instead (``shared_look``, the larger of both ways): this much is the
+# against each other instead (``shared_both_ways``): this much is the
 # same card. Measured on six decks: two cards 0.04 to 0.48, and up to 0.55 for our butler
 # and vampire, whose figure is drawn alike in other colours (features see grey); the same
 # card photographed twice, or enrolled twice on the synthetic table, 0.64 and over (playing
@@ -302,7 +302,7 @@ ALONE_SAME = 0.6
 def _same_card(refs: dict[str, list[np.ndarray]], a: str, b: str, make: Callable[..., Any]
                ) -> list[tuple[str, str, float]]:
     """``[(a, b, share)]`` when cards ``a`` and ``b`` (references cut down already) share
-    ALONE_SAME of their matches at least (``shared_look``), else []."""
+    ALONE_SAME of their matches at least (``shared_both_ways``), else []."""
     from vision.recognize import shared_both_ways
 
     share = max((shared_both_ways(p, q, make) for p in refs[a] for q in refs[b]), default=0.0)

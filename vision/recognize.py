@@ -1221,32 +1221,23 @@ class Recognizer:
         return sorted(((a, b, c) for (a, b), c in pairs.items()), key=lambda x: -x[2])
 
 
-def shared_look(picture: np.ndarray, other: np.ndarray,
-                make: Callable[..., Recognizer] | None = None) -> float:
-    """How much card picture ``other`` matches of card picture ``picture`` as a camera sees
-    it (``_camera_like``): its matches that fit one turn and scale, over those of
-    ``picture`` itself. About 1 for two pictures of the same card; for two cards of one deck
-    only what they share (a frame design, a border): measured at most 0.55 on six decks.
-    With a single other card enrolled, nothing else votes the shared part down, so this is
-    how a card is told from it (``vision.enroll.mistaken_pairs``). ``make`` builds the
-    recognisers (``Recognizer`` by default)."""
-    make = make or Recognizer
-    return _shared(picture, make({"card": [picture]}, cut_out=False),
-                   make({"card": [other]}, cut_out=False))
-
-
 def shared_both_ways(picture: np.ndarray, other: np.ndarray,
                      make: Callable[..., Recognizer] | None = None) -> float:
-    """The larger ``shared_look`` of the two pictures, either way, each picture's recogniser
-    built once."""
+    """How much two card pictures share, as a camera sees them: of the matches one picture
+    (``_camera_like``) has with its own card, the share the other card matches too (that fit
+    one turn and scale), the larger of both ways. About 1 for two pictures of the same card;
+    for two cards of one deck only what they share (a frame design, a border): measured at
+    most 0.55 on six decks. With a single other card enrolled, nothing else votes the shared
+    part down, so this is how a card is told from it (``vision.enroll.mistaken_pairs``).
+    ``make`` builds the recognisers (``Recognizer`` by default), one per picture."""
     make = make or Recognizer
     mine, theirs = (make({"card": [p]}, cut_out=False) for p in (picture, other))
     return max(_shared(picture, mine, theirs), _shared(other, theirs, mine))
 
 
 def _shared(picture: np.ndarray, own: Recognizer, other: Recognizer) -> float:
-    """``shared_look`` with the recognisers of the picture's card (``own``) and of the
-    other picture's (``other``)."""
+    """Of the matches ``picture`` as a camera sees it has with its own card's recogniser
+    (``own``), the share that ``other`` matches too."""
     query = _camera_like(_normalise(picture))
     mine = own._votes(query).get(0, 0)
     return other._votes(query).get(0, 0) / mine if mine else 0.0
