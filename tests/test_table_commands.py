@@ -271,16 +271,26 @@ def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("source", "said"), [
+    ("opencv:/dev/no-such-video", "No camera answers at video device"),
+    ("VIDEO", "The video file"),
+    ("FOLDER", "The picture folder"),
+])
 def test_enroll_without_a_camera_says_so_before_asking_for_a_card(tmp_path, capsys,
-                                                                 monkeypatch):
+                                                                 monkeypatch, source, said):
     """Staff laid the first card and pressed Enter, then waited three times --timeout for
-    each try, three tries a card, to hear there was no camera."""
+    each try, three tries a card, to hear there was no camera. A damaged video or a missing
+    picture folder likewise was asked for each card three times over, a line for every
+    try, as if it might come back."""
     monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail(f"asked: {prompt}"))
-    code = run(["enroll", "--out", str(tmp_path / "refs"), "--source",
-                "opencv:/dev/no-such-video", "--timeout", "0.3"])
+    video = tmp_path / "cards.mp4"
+    video.write_bytes(b"not a video")
+    source = {"VIDEO": str(video), "FOLDER": f"folder:{tmp_path / 'none'}"}.get(source, source)
+    code = run(["enroll", "--out", str(tmp_path / "refs"), "--source", source,
+                "--timeout", "0.3"])
     assert code == 2
     last = capsys.readouterr().err.splitlines()[-1]
-    assert last.startswith("No picture from the camera: No camera answers at video device")
+    assert last.startswith(f"No picture from the camera: {said}")
     assert last.endswith("Check it with `companion camera-check`, then enrol again.")
     assert "Trying again" not in last
 
@@ -295,20 +305,6 @@ def test_camera_check_given_a_folder_to_save_in_saves_its_picture_there(frames_d
         run(["camera-check", "--source", str(frames_dir), "--out", out])
         assert cv2.imread(str(saved)).shape == (480, 640, 3)
         assert f"Picture saved to {saved.relative_to(tmp_path)}." in capsys.readouterr().out
-
-
-def test_enroll_from_a_recording_that_cannot_be_read_says_so_before_asking(tmp_path, capsys,
-                                                                           monkeypatch):
-    """A damaged video or a missing picture folder was asked for each card three times
-    over, a line for every try, as if it might come back."""
-    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail(f"asked: {prompt}"))
-    video = tmp_path / "cards.mp4"
-    video.write_bytes(b"not a video")
-    for source, why in ((str(video), "cannot be played"),
-                        (f"folder:{tmp_path / 'none'}", "does not exist")):
-        assert run(["enroll", "--out", str(tmp_path / "refs"), "--source", source]) == 2
-        last = capsys.readouterr().err.splitlines()[-1]
-        assert last.startswith("No picture from the camera: The ") and why in last
 
 
 def test_enroll_into_a_file_is_refused_before_the_camera_is_waited_for(tmp_path, capsys):
