@@ -325,6 +325,7 @@ def test_the_players_named_for_the_demo_are_the_ones_playing(tmp_path):
 @pytest.mark.parametrize(("option", "value", "said"), [
     ("--size", "800x", "the size must look like 1280x720, not '800x'"),
     ("--size", "99999x99999", "too large (at most 7680x4320)"),
+    ("--size", "300x200", "too small (at least 320x240)"),
     ("--screenshots", "FILE", "is a file: give a folder for the pictures"),
     ("--screenshots", "/proc/x", "cannot save pictures in '/proc/x'"),
     ("--screenshots", "/proc/sys", "cannot save pictures in '/proc/sys'"),

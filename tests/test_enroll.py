@@ -405,6 +405,24 @@ def test_a_recording_that_runs_out_stops_enrolment(tmp_path):
     assert sum("No picture" in line for line in said) == 1
 
 
+def test_a_camera_set_wrong_stops_enrolment_at_once(tmp_path):
+    """A setting found wrong when the camera opens: asking again cannot mend it."""
+    class Misconfigured:
+        status = "misconfigured"
+        message = "Camera setting problem: synthetic camera settings {'seed': 'abc'}."
+
+        def wait_frame(self, timeout):
+            return None
+
+    said = []
+    result = enroll(Misconfigured(), tmp_path / "refs", ["vampire", "ghost"],
+                    find_cards=find_coloured_cards, ask=scripted("", ""), say=said.append,
+                    flush=0)
+    assert result.stopped and result.saved == {}
+    assert said == ["No picture from the camera: Camera setting problem: synthetic camera "
+                    "settings {'seed': 'abc'}. Stopping."]
+
+
 def test_a_file_given_for_the_folder_is_said_to_be_one(tmp_path):
     (tmp_path / "scene.png").write_bytes(b"")
     with pytest.raises(EnrollError, match="'.*scene.png' is a file: give a folder"):

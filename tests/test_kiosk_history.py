@@ -331,6 +331,9 @@ def test_commands_report_problems_without_a_traceback(db, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "is damaged, or is no game history" in err
     assert "The game goes on" not in err  # no game is going on: this is a command
+    assert main(["export", "1", "--db", str(damaged)]) == 1
+    err = capsys.readouterr().err
+    assert "is damaged, or is no game history" in err and "The game goes on" not in err
 
 
 def test_the_database_named_by_the_config(db, tmp_path, capsys):

@@ -142,10 +142,13 @@ def test_enroll_of_one_card_or_none_ends_without_a_false_alarm(printed_mat, tmp_
     assert "Not enrolled" not in said and "Still without a picture: Vampire," in said
 
 
-def test_enroll_stops_when_its_input_is_closed(printed_mat, tmp_path, monkeypatch, capsys):
-    """Run with its input closed (`<&-`), enroll ended in a traceback."""
+@pytest.mark.parametrize("ended", [RuntimeError("input(): lost sys.stdin"), EOFError()])
+def test_enroll_stops_when_its_input_is_closed(printed_mat, tmp_path, monkeypatch, capsys,
+                                               ended):
+    """Run with its input closed (`<&-`), enroll ended in a traceback; at its end (`<
+    /dev/null`), it stopped without a word why."""
     def lost(prompt):
-        raise RuntimeError("input(): lost sys.stdin")
+        raise ended
 
     monkeypatch.setattr("builtins.input", lost)
     code = run_cli(["enroll", "--out", str(tmp_path / "refs"), "--source", "synthetic:settle=0"])

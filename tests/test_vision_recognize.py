@@ -243,6 +243,13 @@ def test_bad_reference_folders(tmp_path):
     with pytest.raises(EnrolmentError, match="broken.png"):
         Recognizer.from_dir(tmp_path)
     (tmp_path / "broken.png").unlink()
+    (tmp_path / "cook").mkdir()
+    (tmp_path / "cook" / "x.png").mkdir()  # a folder named as a picture: cannot be read
+    with pytest.raises(EnrolmentError, match=r"x\.png'?: Is a directory") as raised:
+        Recognizer.from_dir(tmp_path)
+    assert raised.value.label == "cook"
+    (tmp_path / "cook" / "x.png").rmdir()
+    (tmp_path / "cook").rmdir()
     (tmp_path / "ghost").mkdir()
     cv2.imwrite(str(tmp_path / "ghost" / "1.png"), cv2.imread(str(CARDS / "ghost.png")))
     cv2.imwrite(str(tmp_path / "ghost" / "2.png"), np.full((200, 150, 3), 128, np.uint8))
