@@ -75,6 +75,19 @@ def write_atomically(path: str | os.PathLike[str], data: bytes, *, fsync: bool =
         sync_dir(path.parent)
 
 
+def file_in_the_way(path: str | os.PathLike[str]) -> Path | None:
+    """The file standing where a folder on the way to ``path`` should be (``notes`` for
+    ``notes/game.log`` when ``notes`` is a file), or None. Making the folders then fails with
+    "File exists" or "Not a directory", which tells staff nothing: name the file instead."""
+    for folder in Path(path).parents:
+        try:
+            if folder.exists():
+                return None if folder.is_dir() else folder
+        except OSError:
+            return None
+    return None
+
+
 def encode(event: Mapping[str, Any]) -> bytes:
     return (json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 

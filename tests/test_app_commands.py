@@ -64,6 +64,19 @@ def test_demo_refuses_a_corrupt_log_and_leaves_it_alone(tmp_path, capsys):
     assert log.read_bytes() == content
 
 
+def test_demo_refuses_a_log_it_could_never_write_before_the_game(tmp_path, capsys):
+    """A log in a folder that is a file let the demo start, then every game it tried to
+    start was refused with "File exists" on the screen; a folder given for the log was
+    refused with "[Errno 21] Is a directory"."""
+    notes = tmp_path / "notes"
+    notes.write_text("my notes")
+    for log, said in ((notes / "game.jsonl", f"{str(notes)!r} is a file, not a folder"),
+                      (tmp_path, "it is a folder: give a file for the table log")):
+        assert main(DEMO + ["--log", str(log)]) == 2
+        assert capsys.readouterr().err == f"companion: cannot use {log}: {said}\n"
+    assert notes.read_text() == "my notes" and sorted(tmp_path.iterdir()) == [notes]
+
+
 def test_a_finished_game_in_the_log_file_is_moved_aside_not_overwritten(tmp_path):
     log = tmp_path / "g.jsonl"
     assert main(DEMO + ["--log", str(log), "--seed", "3", "--players", "2"]) == 0
@@ -327,6 +340,7 @@ def test_the_players_named_for_the_demo_are_the_ones_playing(tmp_path):
     ("--size", "99999x99999", "too large (at most 7680x4320)"),
     ("--size", "300x200", "too small (at least 320x240)"),
     ("--screenshots", "FILE", "is a file: give a folder for the pictures"),
+    ("--screenshots", "FILE/shots", "game.jsonl' is a file, not a folder"),
     ("--screenshots", "/proc/x", "cannot save pictures in '/proc/x'"),
     ("--screenshots", "/proc/sys", "cannot save pictures in '/proc/sys'"),
 ])
@@ -337,7 +351,7 @@ def test_demo_options_that_cannot_work_are_refused_before_the_game(tmp_path, cap
     '800x' ended with status 1, unlike every other refused option."""
     log = tmp_path / "game.jsonl"
     log.write_text("")
-    value = str(log) if value == "FILE" else value
+    value = value.replace("FILE", str(log))
     with pytest.raises(SystemExit) as exited:
         main(DEMO + ["--log", str(tmp_path / "new.jsonl"), option, value])
     assert exited.value.code == 2

@@ -12,6 +12,7 @@ from vision.enroll import (
     alike_pairs,
     cards_and_blocks,
     check_labels,
+    check_out,
     enroll,
     find_in_slot,
     pick_card,
@@ -427,3 +428,14 @@ def test_a_file_given_for_the_folder_is_said_to_be_one(tmp_path):
     (tmp_path / "scene.png").write_bytes(b"")
     with pytest.raises(EnrollError, match="'.*scene.png' is a file: give a folder"):
         enroll(None, tmp_path / "scene.png", ["vampire"], find_cards=find_coloured_cards)
+
+
+def test_a_file_where_a_folder_on_the_way_should_be_is_named(tmp_path):
+    """'notes/refs' with 'notes' a file was "cannot create the folder: Not a directory",
+    after waiting for the camera; the command now refuses it before (check_out)."""
+    (tmp_path / "notes").write_bytes(b"mine")
+    with pytest.raises(EnrollError) as err:
+        check_out(tmp_path / "notes" / "refs")
+    assert str(err.value) == (f"{str(tmp_path / 'notes')!r} is a file, not a folder: give a "
+                              "folder for the reference pictures")
+    assert (tmp_path / "notes").read_bytes() == b"mine"

@@ -314,3 +314,18 @@ def test_enroll_into_a_file_is_refused_before_the_camera_is_waited_for(tmp_path,
     assert code == 2
     assert capsys.readouterr().err.splitlines() == [
         f"{str(tmp_path / 'refs')!r} is a file: give a folder for the reference pictures"]
+
+
+def test_camera_check_that_cannot_save_its_picture_says_where_and_why(frames_dir, tmp_path,
+                                                                      capsys):
+    """A file where the folder to save in should be: the picture cannot be written."""
+    (tmp_path / "notes").write_text("")
+    out = tmp_path / "notes" / "check.png"
+    assert run(["camera-check", "--source", str(frames_dir), "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert "Mat found" in captured.out  # what the camera saw is still said
+    notes = str(tmp_path / "notes")
+    assert captured.err.splitlines() == [f"Could not save the picture to {str(out)!r}: "
+                                         f"{notes!r} is a file, not a folder."]
+    assert (tmp_path / "notes").read_text() == ""
+

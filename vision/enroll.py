@@ -67,9 +67,14 @@ def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
 
 def check_out(out: str | Path) -> Path:
     """The folder to save references in, or EnrollError when that names a file."""
+    from companion.tablelog import file_in_the_way
+
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise EnrollError(f"{str(out)!r} is a file: give a folder for the reference pictures")
+    if (blocking := file_in_the_way(out)) is not None:
+        raise EnrollError(f"{str(blocking)!r} is a file, not a folder: give a folder for the "
+                          "reference pictures")
     return out
 
 

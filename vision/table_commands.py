@@ -135,6 +135,7 @@ def _find_cards():
 
 
 def cmd_camera_check(args: argparse.Namespace) -> int:
+    from companion.tablelog import file_in_the_way
     from vision.camera_check import check_frame
     from vision.images import write_png
     from vision.sources import MISCONFIGURED
@@ -171,6 +172,8 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     if out.suffix.lower() != ".png":
         out = out.with_suffix(out.suffix + ".png") if out.suffix else out.with_suffix(".png")
     try:
+        if (blocking := file_in_the_way(out)) is not None:
+            raise ValueError(f"{str(blocking)!r} is a file, not a folder")
         out.parent.mkdir(parents=True, exist_ok=True)
         write_png(out, report.picture)
     except (OSError, ValueError) as exc:

@@ -104,9 +104,13 @@ def _screenshots(text: str) -> Path:
     be made, is refused before the game starts instead of ending it with a traceback."""
     import tempfile  # noqa: PLC0415
 
+    from companion.tablelog import file_in_the_way  # noqa: PLC0415
+
     path = Path(text).expanduser()
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text!r} is a file: give a folder for the pictures")
+    if (blocking := file_in_the_way(path)) is not None:
+        raise argparse.ArgumentTypeError(f"{str(blocking)!r} is a file, not a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
@@ -121,8 +125,12 @@ def resume_or_new(path: Path, out=None):
     """For a log FILE: (game, log, notice) to resume an unfinished game, or (None, None, notice)
     when a new game should start in FILE. A finished game is moved aside, never overwritten.
     Raises ValueError with the bad line's number when FILE is not a readable game."""
-    from companion.tablelog import TableLog, replay_file  # noqa: PLC0415
+    from companion.tablelog import TableLog, file_in_the_way, replay_file  # noqa: PLC0415
 
+    if path.is_dir():
+        raise ValueError("it is a folder: give a file for the table log")
+    if (blocking := file_in_the_way(path)) is not None:
+        raise ValueError(f"{str(blocking)!r} is a file, not a folder")
     if not path.exists() or path.stat().st_size == 0:
         return None, None, None
     replay = replay_file(path, torn_tail_ok=True)
