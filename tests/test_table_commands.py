@@ -329,3 +329,22 @@ def test_camera_check_that_cannot_save_its_picture_says_where_and_why(frames_dir
                                          f"{notes!r} is a file, not a folder."]
     assert (tmp_path / "notes").read_text() == ""
 
+
+def test_camera_check_with_references_it_may_not_read_says_why(frames_dir, tmp_path, capsys,
+                                                               monkeypatch):
+    """A reference folder the companion's user may not read (a copy made by another user)."""
+    from vision.recognize import Recognizer
+
+    refs = tmp_path / "refs"
+    refs.mkdir()
+
+    def refused(cls, path, **options):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(Recognizer, "from_dir", classmethod(refused))
+    out = tmp_path / "check.png"
+    assert run(["camera-check", "--source", str(frames_dir), "--refs", str(refs),
+                "--out", str(out)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"Cannot use the references in {str(refs)!r}: Permission denied."]
+    assert not out.exists()
