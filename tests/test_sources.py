@@ -503,3 +503,18 @@ def test_a_camera_left_unplugged_is_said_ever_more_rarely(caplog):
     said = [r.getMessage() for r in caplog.records]
     assert said == ["Busy. Trying again in 1 s."] * 4 + ["Gone. Trying again in 1 s."]
     assert src.failures == 11 and src.reason == "Gone."
+
+
+def test_pictures_taken_out_of_the_folder_after_it_was_listed_are_skipped(tmp_path, caplog):
+    for name, value in (("a.png", 1), ("b.png", 2), ("c.png", 3)):
+        cv2.imwrite(str(tmp_path / name), solid(value))
+    src = FolderSource(tmp_path, loop=True)
+    (tmp_path / "b.png").unlink()
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        got = [int(src.read().image[0, 0, 0]) for _ in range(4)]
+    assert got == [1, 3, 1, 3]
+    assert f"skipping {tmp_path / 'b.png'}: it is no longer there" in caplog.messages
+    for name in ("a.png", "c.png"):
+        (tmp_path / name).unlink()
+    assert src.read() is None  # all gone: no picture, and no endless looking
+    assert [p.name for p in src.skipped] == ["b.png", "a.png", "c.png"]

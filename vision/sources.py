@@ -88,12 +88,14 @@ class FolderSource:
                 self._next = 0
             path = self.files[self._next]
             self._next += 1
+            why = "not a picture OpenCV can read"
             try:
                 image = read_image(path, cv2.IMREAD_UNCHANGED)
-            except OSError:
-                image = None  # gone, or unreadable, since the folder was listed
+            except OSError as err:  # gone, or unreadable, since the folder was listed
+                image, why = None, "it is no longer there" if isinstance(
+                    err, FileNotFoundError) else f"it cannot be read ({err.strerror or err})"
             if image is None or image.size == 0:
-                log.warning("skipping %s: not a picture OpenCV can read", path)
+                log.warning("skipping %s: %s", path, why)
                 if path not in self.skipped:
                     self.skipped.append(path)
                 continue
