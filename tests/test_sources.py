@@ -216,6 +216,28 @@ def test_parse_source_words(tmp_path):
         parse_source("synthetic:seed")
 
 
+def test_webcams_streams_and_home_folders_as_people_write_them(tmp_path, monkeypatch):
+    """/dev/video0 (Linux's own name for a webcam) was refused as "no such file or folder"
+    when it existed; a stream's address as "not a camera kind"; '~' after folder: or
+    --source= (where the shell leaves it) as a folder that does not exist."""
+    for device in ("/dev/video0", "/dev/null", "rtsp://192.168.1.20:8554/cam",
+                   "http://phone.local:8080/video"):
+        assert parse_source(device) == {"kind": "opencv", "device": device}
+    assert parse_source("opencv: 1") == {"kind": "opencv", "device": 1}
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "1.png"), solid(9))
+    for spec in ("folder:~/frames", "~/frames"):
+        config = parse_source(spec)
+        assert config["kind"] == "folder"
+        assert int(make_source(config).read().image[0, 0, 0]) == 9
+    config = {"kind": "opencv", "device": "0"}  # a number written in quotes in a settings file
+    assert check_config(config) == {"device": 0}
+    for seed in ("x", 1.5, -1, True):
+        with pytest.raises(SourceConfigError, match=r"seed = .*: give a whole number"):
+            check_config({"kind": "synthetic", "seed": seed})
+
+
 def test_camera_config_from_toml(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text('[camera]\nkind = "opencv"\ndevice = 1\nwidth = 640\n')

@@ -136,9 +136,13 @@ def test_camera_check_missing_camera_and_bad_settings(tmp_path, capsys):
     assert "No picture from the camera. The picture folder" in capsys.readouterr().err
     assert run(["camera-check", "--source", "webcam-please"]) == 2
     assert "Camera setting problem: camera 'webcam-please'" in capsys.readouterr().err
-    # a setting found wrong only when the camera opens: a setting to fix all the same
-    assert run(["camera-check", "--source", "synthetic:seed=abc", "--timeout", "5"]) == 2
-    assert "Camera setting problem: synthetic camera settings" in capsys.readouterr().err
+    # a setting of the wrong kind: a setting to fix, said as one, not "the camera failed"
+    for spec, said in (("synthetic:seed=abc", "seed = 'abc': give a whole number of 0 or more"),
+                       ("synthetic:noise=abc", "noise = 'abc': give a number of 0 or more"),
+                       ("synthetic:fps=0", "fps = 0: give a number above 0, e.g. fps=15.0"),
+                       ("synthetic:size=10x10", "size = [10, 10]: give a width and height")):
+        assert run(["camera-check", "--source", spec, "--timeout", "5"]) == 2
+        assert f"Camera setting problem: camera setting {said}" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
 
 

@@ -18,6 +18,8 @@ OpenCV and picamera2 are imported only when a source that needs them is opened.
 from __future__ import annotations
 
 import logging
+import math
+import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -343,6 +345,21 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
     if unknown:
         raise SourceConfigError(f"camera setting {unknown[0]!r} is unknown for kind "
                                 f"'synthetic'; known settings: {', '.join(known)}")
+    for key, value in options.items():
+        default = params[key].default
+        if key == "size":
+            _pair(options, key)
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 32
+                       for v in value):
+                raise SourceConfigError(f"camera setting size = {value!r}: give a width and "
+                                        "height in pixels, e.g. size=640x480")
+        elif isinstance(value, bool) or not isinstance(value, type(default) | int) or (
+                not math.isfinite(value) or value < 0 or (key == "fps" and value == 0)):
+            example = 3 if isinstance(default, int) else default
+            kind = "whole number" if isinstance(default, int) else "number"
+            least = "above 0" if key == "fps" else "of 0 or more"
+            raise SourceConfigError(f"camera setting {key} = {value!r}: give a {kind} {least}, "
+                                    f"e.g. {key}={example}")
 
 
 def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
@@ -365,6 +382,8 @@ def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise SourceConfigError("a folder camera needs a path, e.g. path = \"frames/\"")
     if kind == "opencv":
         device = options.get("device", 0)
+        if isinstance(device, str) and device.strip().isdigit():
+            device = options["device"] = int(device)  # device = "0": the webcam, not a file
         if isinstance(device, bool) or not isinstance(device, int | str) or (
                 isinstance(device, int) and device < 0):
             raise SourceConfigError(f"camera setting device = {device!r}: give a device number "
@@ -398,20 +417,26 @@ def parse_source(spec: str) -> dict[str, Any]:
         raise SourceConfigError("empty camera choice: give e.g. picamera2, opencv:0, "
                                 "folder:DIR or synthetic")
     kind, _, rest = spec.partition(":")
+    rest = rest.strip()
     if kind in ("picamera2", "opencv", "folder", "synthetic"):
         if kind == "picamera2":
             return {"kind": "picamera2", **_options(rest)}
         if kind == "opencv":
             if not rest:
                 return {"kind": "opencv", "device": 0}
-            return {"kind": "opencv", "device": int(rest) if rest.isdigit() else rest}
+            return {"kind": "opencv", "device": int(rest) if rest.isdigit() else _home(rest)}
         if kind == "folder":
             if not rest:
                 raise SourceConfigError("folder: needs a path, e.g. folder:frames/")
-            return {"kind": "folder", "path": rest}
+            return {"kind": "folder", "path": _home(rest)}
         return {"kind": "synthetic", **_options(rest)}
     if spec.isdigit():
         return {"kind": "opencv", "device": int(spec)}
+    if spec.startswith("/dev/") or "://" in spec:
+        # A webcam's device (/dev/video0: a live camera, waited for while unplugged) or a
+        # network stream (rtsp://, http://: a phone used as a webcam), both through OpenCV.
+        return {"kind": "opencv", "device": spec}
+    spec = _home(spec)
     path = Path(spec)
     if path.suffix.lower() == ".toml":
         return load_camera_config(path)
@@ -423,6 +448,12 @@ def parse_source(spec: str) -> dict[str, Any]:
         raise SourceConfigError(f"camera {spec!r}: there is no such file or folder")
     raise SourceConfigError(f"camera {spec!r}: not a camera kind, device number, folder or file "
                             "(try picamera2, opencv:0, folder:DIR or synthetic)")
+
+
+def _home(path: str) -> str:
+    """``path`` with a leading ``~`` made the home folder: the shell leaves it as it is after
+    ``folder:`` or ``--source=``."""
+    return os.path.expanduser(path) if path.startswith("~") else path
 
 
 def _options(text: str) -> dict[str, Any]:
@@ -483,9 +514,12 @@ def make_source(config: Mapping[str, Any], *,
     options = check_config(config)
     kind = config["kind"]
     if kind == "folder":
-        return FolderSource(options["path"], loop=bool(options.get("loop", False)), clock=clock)
+        return FolderSource(_home(str(options["path"])), loop=bool(options.get("loop", False)),
+                            clock=clock)
     if kind == "opencv":
-        return OpenCVSource(options.pop("device", 0), clock=clock, **options)
+        device = options.pop("device", 0)
+        return OpenCVSource(_home(device) if isinstance(device, str) else device, clock=clock,
+                            **options)
     if kind == "picamera2":
         return PiCamera2Source(clock=clock, **options)
     try:
