@@ -27,6 +27,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -206,6 +207,36 @@ def check_value(name: str, value: Any) -> Any:
 
 # ------------------------------------------------------------------------------------- loading
 
+MAX_MISTAKES = 20  # lines left out of a file before it is given up as a whole
+_AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def _lenient_toml(text: str) -> tuple[dict[str, Any], list[tuple[int, str, str]]]:
+    """The TOML ``text`` read with each line that has a mistake left out (a section's header
+    with its whole section: its settings must not land in the section above), and what was
+    left out: (line number, the line shortened, why). ``_Bad`` when no line can be blamed."""
+    lines = text.splitlines()
+    mistakes: list[tuple[int, str, str]] = []
+    while True:
+        try:
+            return tomllib.loads("\n".join(lines) + "\n"), mistakes
+        except RecursionError:
+            raise _Bad("its values are nested too deeply to read") from None
+        except tomllib.TOMLDecodeError as exc:
+            found = _AT_LINE.search(str(exc))
+            n = int(found.group(1)) if found else 0
+            if not 1 <= n <= len(lines) or not lines[n - 1].strip() or (
+                    len(mistakes) >= MAX_MISTAKES):
+                raise _Bad(str(exc)) from None
+            bad = lines[n - 1].strip()
+            why = _AT_LINE.sub("", str(exc)).strip()
+            mistakes.append((n, bad if len(bad) <= 40 else bad[:39] + "…", why))
+            end = n
+            if bad.startswith("["):  # a section's header: its section goes with it
+                while end < len(lines) and not lines[end].lstrip().startswith("["):
+                    end += 1
+            lines[n - 1:end] = [""] * (end - n + 1)
+
 
 def load_config(
     path: str | os.PathLike[str] | None,
@@ -231,18 +262,28 @@ def load_config(
     except OSError as exc:
         return defaults, [f"Cannot read the configuration {where} ({exc.strerror or exc}): "
                           "starting with the default settings."]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return defaults, [f"The configuration {where} is not UTF-8 text (byte {exc.start}): "
-                          "starting with the default settings."]
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return defaults, [f"The configuration {where} has a mistake: {exc}. "
-                          "Starting with the default settings."]
-
     warnings: list[str] = []
+    try:
+        text = raw.decode("utf-8-sig")  # Notepad may begin a file with a byte order mark
+    except UnicodeDecodeError as exc:
+        # Saved in a Windows editor's own encoding ("José" in Latin-1): read as that.
+        text = raw.decode("cp1252", errors="replace")
+        warnings.append(f"The configuration {where} is not UTF-8 text (byte {exc.start}): read "
+                        "as Windows text; save it as UTF-8 if a name shows wrong.")
+    try:
+        data, mistakes = _lenient_toml(text)
+    except _Bad as exc:
+        return defaults, [*warnings, f"The configuration {where} has a mistake: {exc}. "
+                                     "Starting with the default settings."]
+    for line, what, why in mistakes:
+        left_out = ("That section is left out: its settings keep their defaults"
+                    if what.startswith("[") else
+                    "That line is left out: the first one counts"
+                    if why.startswith("Cannot overwrite") else
+                    "That line is left out: its setting keeps its default")
+        warnings.append(f"The configuration {where} has a mistake on line {line} ({what}): "
+                        f"{why}. {left_out}.")
+
     values: dict[str, Any] = {"source": path}
     base = path.parent
 

@@ -113,17 +113,64 @@ def test_unreadable_file_simulated(tmp_path, monkeypatch):
     assert config.seats == 6
 
 
-def test_not_utf8(tmp_path):
-    config, warnings = load_config(write(tmp_path, b'language = "\xff"\n'), environ=ENV)
-    assert "not UTF-8" in only(warnings)
-    assert config.language == "en"
+def test_not_utf8_is_read_as_windows_text(tmp_path):
+    """Saved by an older Windows editor in its own encoding: 'José' in Latin-1."""
+    config, warnings = load_config(write(tmp_path, b'names = ["Jos\xe9", "Ann"]\n'),
+                                   environ=ENV)
+    assert "not UTF-8 text (byte 13): read as Windows text" in only(warnings)
+    assert config.names == ("José", "Ann")
+
+
+def test_a_byte_order_mark_is_no_mistake(tmp_path):
+    """Notepad begins a UTF-8 file with one: it was 'Invalid statement (at line 1)'."""
+    config, warnings = load_config(write(tmp_path, "\ufeffseats = 3\n".encode()), environ=ENV)
+    assert warnings == [] and config.seats == 3
 
 
 def test_toml_syntax_error_names_the_line(tmp_path):
     config, warnings = load_config(write(tmp_path, 'language = "ko"\nseats = \n'), environ=ENV)
     message = only(warnings)
-    assert "has a mistake" in message and "line 2" in message
-    assert config.language == "en"  # the whole file is unusable: all defaults
+    assert message.endswith("has a mistake on line 2 (seats =): Invalid value. That line is "
+                            "left out: its setting keeps its default.")
+    assert config.language == "ko" and config.seats == 6
+
+
+def test_a_mistake_leaves_out_its_line_not_the_whole_file(tmp_path):
+    """One typo (a value without quotes) reset every setting: the camera, the state folder
+    (the game in progress seemed lost) and the pin map went back to their defaults."""
+    text = ('language = ko\nnames = [Ann, Ben]\nseats = 4\nseats = 5\n[camera]\n'
+            'kind = "synthetic"\n[storage]\nstate_dir = "state"\n')
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert config.seats == 4 and config.camera == {"kind": "synthetic"}
+    assert config.state_dir == tmp_path / "state"
+    assert config.language == "en" and config.names is None
+    assert [w.split(" has a mistake ")[1] for w in warnings] == [
+        "on line 1 (language = ko): Invalid value. That line is left out: its setting keeps "
+        "its default.",
+        "on line 2 (names = [Ann, Ben]): Invalid value. That line is left out: its setting "
+        "keeps its default.",
+        "on line 4 (seats = 5): Cannot overwrite a value. That line is left out: the first one "
+        "counts."]
+
+
+def test_a_broken_section_header_leaves_out_its_section(tmp_path):
+    """Its settings must not count as the section's above (kind would be a [kiosk] one)."""
+    text = 'seats = 3\n[camera\nkind = "synthetic"\n[storage]\nstate_dir = "s"\n'
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert "on line 2 ([camera): Expected ']' at the end of a table declaration. That " \
+           "section is left out: its settings keep their defaults." in only(warnings)
+    assert config.seats == 3 and config.state_dir == tmp_path / "s"
+    assert config.camera["kind"] == "picamera2"
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('names = ["Ann",\n  Ben]\nseats = 3\n', "Invalid value (at end of document)"),
+    ("x = " + "[" * 100_000 + "\n", "its values are nested too deeply to read"),
+])
+def test_a_mistake_no_line_can_be_blamed_for_gives_the_defaults(tmp_path, text, said):
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert only(warnings).endswith(f"has a mistake: {said}. Starting with the default settings.")
+    assert config.seats == 6
 
 
 @pytest.mark.parametrize(
