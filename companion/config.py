@@ -117,6 +117,8 @@ def _names(value: Any) -> tuple[str, ...]:
         raise _Bad(f"give 1 to {MAX_SEATS} names, one per seat")
     if any(not n for n in names):
         raise _Bad("a name is empty")
+    if bad := next((n for n in names if not n.isprintable()), None):
+        raise _Bad(f"{bad!r} cannot be a name: it holds a control character")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise _Bad(f"two seats cannot share the name {dupes[0]!r}")

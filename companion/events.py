@@ -105,9 +105,14 @@ def _field(line: Mapping[str, Any], key: str, event: str) -> Any:
     return line[key]
 
 
+def _is_name(value: Any) -> bool:
+    """A player's name: text, not blank, without control characters (a newline, a NUL)."""
+    return isinstance(value, str) and bool(value.strip()) and value.isprintable()
+
+
 def _name(line: Mapping[str, Any], key: str, event: str) -> str:
     value = _field(line, key, event)
-    if not isinstance(value, str) or not value.strip():
+    if not _is_name(value):
         raise LogFormatError(f'"{key}" of a {event} line must be a player\'s name, '
                              f"not {value!r}")
     return value
@@ -122,8 +127,7 @@ def _bool(line: Mapping[str, Any], key: str, event: str) -> bool:
 
 def _game(line: Mapping[str, Any]) -> GameStart:
     players = _field(line, "players", "game")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip()
-                                                for p in players):
+    if not isinstance(players, list) or not all(_is_name(p) for p in players):
         raise LogFormatError('"players" of the game line must be a list of names')
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise LogFormatError(

@@ -21,6 +21,8 @@ from companion.errors import LogFormatError, TableError
 
 log = logging.getLogger(__name__)
 
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
+
 
 @dataclass(frozen=True)
 class BadLine:
@@ -99,8 +101,11 @@ def _decode(raw: bytes) -> Any:
         raise LogFormatError("the line is not UTF-8 text") from None
     try:
         return json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise LogFormatError(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits; brackets too deep
+        raise LogFormatError("the line is not a table log's line: its values are too long "
+                             "or nested too deeply") from None
 
 
 def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
@@ -113,6 +118,8 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
     lines = data.split(b"\n")
     problems: list[str] = []
     done: list[Any] = []
+    if data.startswith(BOM):  # a log saved again by a Windows editor
+        lines[0] = lines[0][len(BOM):]
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
@@ -120,9 +127,12 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
             event = _decode(raw)
         except LogFormatError as exc:
             if torn_tail_ok and number == len(lines):
-                msg = f"line {number} was cut short (power cut?) and was dropped: {exc}"
-                log.info("table log: %s", msg)  # the caller says it (``problems``)
-                problems.append(msg)
+                log.info("table log: line %d was cut short and was dropped: %s", number, exc)
+                # What the caller says (on the table's screen): the line was being written
+                # when the power went, so its move was never shown (see TableLog.append).
+                problems.append(f"last line (line {number}) was cut short, most likely by a "
+                                "power cut, and was left out: nothing the screen had shown is "
+                                "lost")
                 break
             return Replay(game, BadLine(number, str(exc)), problems, done)
         try:

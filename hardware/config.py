@@ -131,6 +131,9 @@ def parse_pinmap(text: str, *, source: str = "pin map") -> PinMap:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PinMapError("", f"not a valid TOML file ({exc})", source=source) from None
+    except RecursionError:
+        raise PinMapError("", "not a pin map: its values are nested too deeply",
+                          source=source) from None
     return pinmap_from_dict(data, source=source)
 
 
@@ -138,7 +141,7 @@ def load_pinmap(path: str | Path) -> PinMap:
     """Read and check the pin map at ``path``; PinMapError (a ValueError) says what is wrong."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise PinMapError("", "no such file", source=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:

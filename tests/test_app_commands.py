@@ -11,7 +11,7 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import pytest  # noqa: E402
 
-from companion.app.commands import resume_or_new  # noqa: E402
+from companion.app.commands import resume_or_new, seat_names  # noqa: E402
 from companion.app.devices import card_tracker, open_camera, open_panel  # noqa: E402
 from companion.cli import main  # noqa: E402
 from companion.tablelog import replay_file  # noqa: E402
@@ -132,6 +132,15 @@ def test_run_falls_back_to_the_screen_without_gpio_or_camera(tmp_path, capsys, m
     assert code == 0
     assert "no GPIO panel" in err
     assert "--mock" not in err  # hw-test's option: run has none, its panel is on the screen
+
+
+def test_a_seat_whose_colour_a_player_took_for_a_name_goes_by_its_number():
+    """names Blue,Red stopped the table: seat 5 kept its colour, Blue, a name already taken."""
+    assert seat_names(["Blue", "Red"]) == ["Blue", "Red", "Yellow", "Green", "Seat 5", "Purple"]
+    assert seat_names("Ann,Yellow") == ["Ann", "Yellow", "Seat 3", "Green", "Blue", "Purple"]
+    assert seat_names(None) == ["Red", "Orange", "Yellow", "Green", "Blue", "Purple"]
+    with pytest.raises(ValueError, match=r"'Ann\\x00' cannot be a name: it holds a control"):
+        seat_names(["Ann\x00", "Ben"])
 
 
 def test_run_with_bad_names_says_so_before_opening_anything(tmp_path, capsys, monkeypatch):

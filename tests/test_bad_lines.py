@@ -164,3 +164,10 @@ def test_check_validates_without_applying():
         g.check(inv("Ben", "cook", True))
     with pytest.raises(RuleError):
         g.check(UNDO)
+
+
+@pytest.mark.parametrize("name", ["Ann\u0000", "Ann\nBen", "\tAnn"])
+def test_a_name_with_a_control_character_is_no_name(name):
+    """A NUL in a name crashed the screen at its first redraw (pygame refuses the text)."""
+    refused(Game(), game(name, "Ben"), "must be a list of names", LogFormatError)
+    refused(three(), inv(name, "cook", True), "must be a player's name", LogFormatError)

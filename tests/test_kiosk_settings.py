@@ -57,6 +57,7 @@ def test_a_wrong_choice_is_refused_with_its_name(changes, words):
     (b"{not json", "could not be read"),
     (b"\xff\xfe", "could not be read"),
     (b"[1, 2]", "not a JSON object"),
+    (b"[" * 100_000, "nested too deeply"),  # was a RecursionError: the kiosk restarted
 ])
 def test_a_damaged_settings_file_is_ignored_with_a_warning(tmp_path, content, words):
     (tmp_path / FILENAME).write_bytes(content)

@@ -252,6 +252,19 @@ def test_camera_config_from_toml(tmp_path):
         load_camera_config(tmp_path / "none.toml")
 
 
+def test_camera_settings_files_as_editors_and_mistakes_leave_them(tmp_path):
+    """A byte order mark (Notepad) is read; a folder named .toml was a traceback, and so was
+    a file nested too deeply."""
+    (tmp_path / "bom.toml").write_bytes(b'\xef\xbb\xbf[camera]\nkind = "opencv"\n')
+    assert load_camera_config(tmp_path / "bom.toml") == {"kind": "opencv"}
+    (tmp_path / "folder.toml").mkdir()
+    with pytest.raises(SourceConfigError, match="folder.toml' cannot be read: Is a directory"):
+        parse_source(str(tmp_path / "folder.toml"))
+    (tmp_path / "deep.toml").write_text("x = " + "[" * 100_000 + "\n")
+    with pytest.raises(SourceConfigError, match="not valid TOML: its values are nested too"):
+        load_camera_config(tmp_path / "deep.toml")
+
+
 # ------------------------------------------------------------------ resilience
 
 

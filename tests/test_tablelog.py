@@ -62,6 +62,11 @@ def test_replay_reports_the_first_bad_line_and_goes_on(tmp_path, capsys):
     (encode(game("Ann", "Ben")) + b"\xff\xfe\n", 2, "not UTF-8"),
     (encode(game("Ann", "Ben")) + encode(UNDO), 2, "nothing to undo"),
     (encode(inv("Ann", "cook", True)), 1, "first line must be a game"),
+    # These raised AttributeError and RecursionError: the kiosk restarted over and over.
+    (encode(game("Ann", "Ben")) + b'{"event":"undo","n":' + b"9" * 5000 + b"}\n", 2,
+     "its values are too long or nested too deeply"),
+    (encode(game("Ann", "Ben")) + b'{"event":"game","players":' + b"[" * 100_000 + b"\n", 2,
+     "its values are too long or nested too deeply"),
 ])
 def test_replay_bad_logs(tmp_path, content, line, words):
     path = tmp_path / "x.jsonl"
@@ -97,7 +102,18 @@ def test_torn_last_line_is_an_error_for_replay_but_dropped_on_resume(tmp_path):
     resumed = replay_file(path, torn_tail_ok=True)
     assert resumed.error is None
     assert resumed.game.state["deck"] == 18
-    assert "cut short" in resumed.problems[0]
+    # Said on the table's screen: in the players' terms, not the JSON parser's.
+    assert resumed.problems == ["last line (line 3) was cut short, most likely by a power "
+                                "cut, and was left out: nothing the screen had shown is lost"]
+
+
+def test_a_log_saved_again_with_a_byte_order_mark_is_still_read(tmp_path):
+    """A Windows editor puts one at the start: 'Unexpected UTF-8 BOM', and the kiosk set
+    the game in progress aside as a log holding no game."""
+    path = write(tmp_path / "t.jsonl", game("Ann", "Ben"), inv("Ann", "cook", True))
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    replay = replay_file(path)
+    assert replay.error is None and replay.game.state["deck"] == 18
 
 
 def test_a_replay_keeps_the_lines_it_replayed_undo_lines_included(tmp_path):

@@ -486,12 +486,18 @@ def load_camera_config(path: str | Path, section: str = "camera") -> dict[str, A
 
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # BOM: Notepad
     except FileNotFoundError:
         raise SourceConfigError(f"the settings file {str(path)!r} does not exist") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SourceConfigError(
             f"the settings file {str(path)!r} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SourceConfigError(f"the settings file {str(path)!r} is not valid TOML: its "
+                                "values are nested too deeply") from None
+    except OSError as exc:
+        raise SourceConfigError(f"the settings file {str(path)!r} cannot be read: "
+                                f"{exc.strerror or exc}") from None
     table = data.get(section)
     if not isinstance(table, dict):
         raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table")

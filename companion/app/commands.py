@@ -74,11 +74,15 @@ def seat_names(text) -> list[str]:
         raise ValueError(f"there are {len(SEAT_COLOURS)} seats, but {len(names)} names")
     if any(not n for n in names):
         raise ValueError("a name is empty: give one name per seat, separated by commas")
-    full = names + list(SEAT_COLOURS[len(names):])
-    dupes = sorted({n for n in full if full.count(n) > 1})
+    if bad := next((n for n in names if not n.isprintable()), None):
+        raise ValueError(f"{bad!r} cannot be a name: it holds a control character")
+    dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ValueError(f"two seats cannot share the name {dupes[0]!r}")
-    return full
+    # A seat without a name keeps its colour, or its number when a player took that colour
+    # for a name (names Blue,Red: seat 5, Blue's, is "Seat 5").
+    return names + [colour if colour not in names else f"Seat {seat}"
+                    for seat, colour in enumerate(SEAT_COLOURS[len(names):], len(names) + 1)]
 
 
 MAX_SIZE = (7680, 4320)  # a window larger than an 8K screen: a typo, and SDL may hang on it

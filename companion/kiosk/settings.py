@@ -63,9 +63,10 @@ def load_settings(state_dir: str | os.PathLike[str]) -> tuple[OperatorSettings, 
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return OperatorSettings(), []
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
         return OperatorSettings(), [f"The operator's settings in {path} could not be read "
-                                    f"({exc}); using the configuration's."]
+                                    f"({why}); using the configuration's."]
     if not isinstance(data, dict):
         return OperatorSettings(), [f"The operator's settings in {path} are not a JSON object; "
                                     "using the configuration's."]

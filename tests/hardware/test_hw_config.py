@@ -204,6 +204,16 @@ def test_not_toml_and_missing_file(tmp_path):
         load_pinmap(bad)
     with pytest.raises(PinMapError, match="no such file"):
         load_pinmap(tmp_path / "nope.toml")
+    bad.write_text("wiring = " + "[" * 100_000 + "\n")  # was a RecursionError
+    with pytest.raises(PinMapError, match="not a pin map: its values are nested too deeply"):
+        load_pinmap(bad)
+
+
+def test_a_pin_map_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Notepad begins a UTF-8 file with one: 'Invalid statement (at line 1, column 1)'."""
+    path = tmp_path / "pins.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + (HERE / "pins.example.toml").read_bytes())
+    assert load_pinmap(path) == parse_pinmap((HERE / "pins.example.toml").read_text())
 
 
 def test_timing_defaults_when_absent():
