@@ -366,3 +366,23 @@ def test_demo_options_that_cannot_work_are_refused_before_the_game(tmp_path, cap
     assert exited.value.code == 2
     assert said in capsys.readouterr().err
     assert not (tmp_path / "new.jsonl").exists()
+
+
+def test_two_folders_for_one_card_are_one_card_at_the_table(tmp_path):
+    """Chef/ beside cook.png (two names of the Cook) made two cards of it, each keeping the
+    other from being named: the Cook was picked on the screen every time."""
+    import shutil
+
+    import cv2
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    refs = tmp_path / "refs"
+    shutil.copytree(cards, refs)
+    (refs / "Chef").mkdir()
+    cook = cv2.imread(str(refs / "cook.png"))
+    cv2.imwrite(str(refs / "Chef" / "again.png"), cv2.GaussianBlur(cook, (3, 3), 0))
+    tracker = card_tracker(refs)
+    recognizer = tracker.recognizer.recognizer
+    assert sorted(recognizer.labels) == ["butler", "cleaner", "cook", "ghost", "living_armor",
+                                         "vampire"]
+    assert recognizer.classify(cook).label == "cook"

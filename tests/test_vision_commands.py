@@ -307,3 +307,33 @@ def test_threads_decoding_together_leave_standard_error_as_it_was():
         assert os.readlink("/proc/self/fd/2") == before
     with _quiet_stderr(), _quiet_stderr():  # nested in one thread: no deadlock
         pass
+
+
+def test_a_copy_of_a_reference_picture_does_not_hide_its_card(tmp_path, capsys, caplog):
+    """'ghost - Copy.png' beside ghost.png (a copy made in a file manager) became a card of
+    its own: the two shared every feature, and the Ghost was never named again. Ghost.png
+    beside ghost/ (a folder copied from a system that ignores case) did the same."""
+    import shutil
+
+    refs = tmp_path / "refs"
+    shutil.copytree(CARDS, refs)
+    shutil.copy(refs / "ghost.png", refs / "ghost - Copy.png")
+    (refs / "Cook").mkdir()
+    shutil.copy(refs / "cook.png", refs / "Cook" / "again.png")
+    sc = S.random_scene(S.load_deck(), 33, n_cards=3, arrangement="spread", hand=False,
+                        glare=False)
+    assert {"ghost", "cook"} <= {c.label for c in sc.cards}
+    path = tmp_path / "scene.png"
+    cv2.imwrite(str(path), sc.image)
+    assert main(["recognize", "--refs", str(refs), str(path)]) == 0
+    captured = capsys.readouterr()
+    (out,) = [json.loads(line) for line in captured.out.splitlines()]
+    assert sorted(c["label"] for c in out["cards"]) == sorted(c.label for c in sc.cards)
+    assert caplog.messages == [  # on standard error, outside pytest
+        "reference picture ghost - Copy.png is left out: it is the same picture as card "
+        "ghost's"]
+    from vision.recognize import reference_files
+
+    files = reference_files(refs)
+    assert sorted(files) == ["butler", "cleaner", "cook", "ghost", "living_armor", "vampire"]
+    assert [f.name for f in files["cook"]] == ["again.png", "cook.png"]

@@ -43,6 +43,8 @@ for each other. A card with look-alikes in the deck (cards that differ in a pip,
 from __future__ import annotations
 
 import functools
+import hashlib
+import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -50,6 +52,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.images import shown_name
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
@@ -455,13 +461,14 @@ def portrait(image: np.ndarray) -> np.ndarray:
 def reference_files(path: str | Path) -> dict[str, list[Path]]:
     """The reference picture files of a folder by label, without reading them (see
     ``read_references``); empty when it holds no picture. EnrolmentError when the folder is
-    missing."""
+    missing. Labels that differ in case alone are one card; a picture that is a copy of
+    another card's (the same bytes) is left out, with a warning."""
     root = Path(path)
     if root.exists() and not root.is_dir():
         raise EnrolmentError(f"reference folder {str(root)!r} is a file, not a folder")
     if not root.is_dir():
         raise EnrolmentError(f"reference folder {str(root)!r} does not exist")
-    found: dict[str, list[Path]] = {}
+    listed: list[tuple[str, Path]] = []
     for entry in sorted(root.iterdir()):
         if entry.name.startswith(("_", ".")):
             continue
@@ -475,9 +482,38 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
             files, label = [entry], entry.stem
         else:
             continue
-        if files:
-            found.setdefault(label, []).extend(files)
+        listed.extend((label, f) for f in files)
+    # Ghost.jpg beside ghost.png (a folder copied from a system that ignores case) is the
+    # same card, not another one: named in lower case if it is so spelled once.
+    spelled: dict[str, str] = {}
+    for label, _ in sorted(listed, key=lambda lf: (lf[0] != lf[0].lower(), lf[0])):
+        spelled.setdefault(label.casefold(), label)
+    listed = [(spelled[label.casefold()], f) for label, f in listed]
+    # "ghost - Copy.png", "cook (1).png": a copy of a picture under another name would make a
+    # second card of it, and the two would keep each other from being named. The shortest
+    # name is the card's; the copies are left out.
+    owner: dict[bytes, str] = {}
+    digests = {f: _digest(f) for _, f in listed}
+    for label, f in sorted(listed, key=lambda lf: (len(lf[0]), lf[0])):
+        if digests[f] is not None:
+            owner.setdefault(digests[f], label)
+    found: dict[str, list[Path]] = {}
+    for label, f in listed:
+        first = owner.get(digests[f], label)
+        if first != label:
+            log.warning("reference picture %s is left out: it is the same picture as card "
+                        "%s's", shown_name(f.relative_to(root)), shown_name(first))
+            continue
+        found.setdefault(label, []).append(f)
     return found
+
+
+def _digest(path: Path) -> bytes | None:
+    """A digest of the file's bytes (None when it cannot be read: said when it is read)."""
+    try:
+        return hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return None
 
 
 def enough_cards(labels: Sequence[str]) -> None:

@@ -141,6 +141,15 @@ class ReferencesUnusable(ValueError):
         self.warning = warning
 
 
+def _by_identity(files: dict[str, list]) -> dict[str, list]:
+    """``files`` by label, the labels that name one identity (``Chef`` and ``cook``) made
+    one, named as the identity: as two cards, each would keep the other from being named."""
+    out: dict[str, list] = {}
+    for label, paths in files.items():
+        out.setdefault(label_identity(label) or label, []).extend(paths)
+    return out
+
+
 def card_tracker(references):
     """The reveal tracker reading cards with the references in the folder `references`.
 
@@ -161,7 +170,7 @@ def card_tracker(references):
     from vision.tracking import RevealTracker  # noqa: PLC0415
 
     quiet_opencv()
-    files = reference_files(references)  # EnrolmentError: no such folder
+    files = _by_identity(reference_files(references))  # EnrolmentError: no such folder
     missing = identities_missing(files)
     if missing:
         names = " or the ".join(display_name(i) for i in missing)
