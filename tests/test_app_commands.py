@@ -99,7 +99,7 @@ def test_missing_devices_are_reported_not_fatal():
     import queue
 
     panel, why = open_panel(queue.Queue())  # this machine has no GPIO
-    assert panel is None and "GPIO" in why
+    assert panel is None and "GPIO" in str(why)
     camera, why_cam, warning = open_camera({"source": "nonexistent-device"}, queue.Queue())
     assert camera is None and why_cam and warning == ("warn.no_camera", {})
 
@@ -110,7 +110,7 @@ def test_a_bad_pin_map_is_reported_not_fatal(tmp_path):
     pins = tmp_path / "pins.toml"
     pins.write_text("wiring = 'telepathy'\n")
     panel, why = open_panel(queue.Queue(), pins)
-    assert panel is None and "telepathy" in why
+    assert panel is None and "telepathy" in str(why)
 
 
 def test_run_with_a_bad_config_says_so(tmp_path, capsys, monkeypatch):
@@ -386,3 +386,23 @@ def test_two_folders_for_one_card_are_one_card_at_the_table(tmp_path):
     assert sorted(recognizer.labels) == ["butler", "cleaner", "cook", "ghost", "living_armor",
                                          "vampire"]
     assert recognizer.classify(cook).label == "cook"
+
+
+def test_a_panel_that_would_not_open_is_said_for_what_it_is(tmp_path):
+    """A wrong pin map was shown as "No GPIO", sending staff to look for missing hardware:
+    its reason goes only to the journal. No GPIO at all (a laptop) is still just that."""
+    import queue
+
+    from companion.app.devices import panel_warning
+
+    bad = tmp_path / "pins.toml"
+    bad.write_text("x = 1\n")
+    panel, why = open_panel(queue.Queue(), str(bad))
+    assert panel is None and why.kind == "pin map"
+    key, args = panel_warning(why)
+    assert key == "warn.panel_failed" and args["text"].startswith("Pin map problem: ")
+
+    class NoGpio(Exception):
+        kind = "no gpio"
+
+    assert panel_warning(NoGpio("Cannot reach the pins")) == ("warn.no_gpio", {})

@@ -222,6 +222,22 @@ def test_a_log_that_cannot_be_written_leaves_the_game_unchanged():
     assert ctl.message[0] == "msg.log_failed" and ctl.state == state
 
 
+def test_notices_are_shown_one_after_another_each_until_a_press():
+    """Two mistakes in the configuration and a log cut short: only the last was ever shown,
+    each notice replacing the one before at once."""
+    ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False)
+    for text in ("seats = 9: out of range", "unknown setting langauge", "last line cut short"):
+        ctl.notice(text)
+    shown = [ctl.message]
+    for s in (1, 2, 3):
+        ctl.handle(seat(s))  # each press still counts: the seats join
+        shown.append(ctl.message)
+    assert shown == [("msg.notice", {"text": "seats = 9: out of range"}),
+                     ("msg.notice", {"text": "unknown setting langauge"}),
+                     ("msg.notice", {"text": "last line cut short"}), None]
+    assert ctl.joined == [1, 2, 3]
+
+
 def reveal_owed_game():
     g = Game()
     for ev in [

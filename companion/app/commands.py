@@ -394,6 +394,7 @@ def cmd_run(args) -> int:
     from companion.app.devices import (  # noqa: PLC0415
         open_camera,
         open_panel,
+        panel_warning,
         virtual_panel,
     )
     from companion.app.loop import App  # noqa: PLC0415
@@ -420,7 +421,7 @@ def cmd_run(args) -> int:
     if virtual:
         print(f"companion: warning: no GPIO panel ({why}); dials and buttons on screen",
               file=sys.stderr)
-        warnings.append(("warn.no_gpio", {}))
+        warnings.append(panel_warning(why))
         panel = virtual_panel(inputs)
     camera, why, warning = open_camera(cfg["camera"], inputs, cfg["references"])
     if camera is None:
@@ -438,8 +439,8 @@ def cmd_run(args) -> int:
                      seats_in_use=cfg["seats"], led_brightness=cfg["led_brightness"],
                      keep_settings=kiosk.change_settings,
                      shutdown=lambda: kiosk.shutdown(reboot=False))
-    if notices:
-        ctl.notice(notices[-1])
+    for notice in notices:  # one after another, each press showing the next
+        ctl.notice(notice)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame  # noqa: PLC0415
 

@@ -102,6 +102,7 @@ class Controller:
         self.joined: list[int] = []  # seat numbers (1-based), in seat order
         self.pending: Pending | None = None
         self.message: tuple[str, dict] | None = None
+        self._notices: list[str] = []  # notices waiting for the one shown to be read
         self.effects: list[Effect] = []
         self.summary: list[dict] | None = None  # notes of the round that just ended
         self.summary_round = 0
@@ -237,11 +238,16 @@ class Controller:
         self.message = None
         handler = getattr(self, "_on_" + self.phase)
         handler(p)
+        if self.message is None and self._notices:
+            self._say("msg.notice", text=self._notices.pop(0))
 
     def notice(self, text: str) -> None:
         """A sentence from elsewhere (the kiosk: a bad setting, a log that could not be saved)
-        shown like a message."""
-        self._say("msg.notice", text=text)
+        shown like a message. While one is shown, the next waits for a press: each is seen."""
+        if self.message is not None and self.message[0] == "msg.notice":
+            self._notices.append(text)
+        else:
+            self._say("msg.notice", text=text)
         self.version += 1
 
     def notice_key(self, key: str, **args) -> None:

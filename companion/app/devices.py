@@ -97,7 +97,8 @@ class CameraFeed:
 
 def open_panel(inputs: queue.Queue, pins=None):
     """The GPIO panel (pins: a pin map file, else the shipped map), or (None, reason) when
-    this machine has no GPIO, the map is wrong or the pins are held by another program."""
+    this machine has no GPIO, the map is wrong or the pins are held by another program (a
+    PanelError: see panel_warning)."""
     try:
         from hardware.panel import PanelError  # noqa: PLC0415
         from hardware.panel import open_panel as open_pins  # noqa: PLC0415
@@ -106,7 +107,16 @@ def open_panel(inputs: queue.Queue, pins=None):
     try:
         return open_pins(pins, events=inputs), None
     except PanelError as err:
-        return None, str(err)
+        return None, err
+
+
+def panel_warning(why) -> tuple[str, dict]:
+    """What the table's screen says when the panel did not open for ``why`` (open_panel's
+    reason): no GPIO here is as expected on a laptop, but a wrong pin map or pins held by
+    another program is for staff to mend, and the screen says which."""
+    if getattr(why, "kind", "no gpio") == "no gpio":
+        return "warn.no_gpio", {}
+    return "warn.panel_failed", {"text": str(why)}
 
 
 def virtual_panel(inputs: queue.Queue):

@@ -138,6 +138,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "picked on the screen until it is enrolled again and the "
                                 "table restarted.",
         "warn.no_gpio": "No GPIO: the dials and buttons are shown on the screen.",
+        "warn.panel_failed": "The dials and buttons cannot be used ({text}): they are shown on "
+                             "the screen.",
         "warn.resumed": "Resumed the unfinished game.",
         "warn.joined": "{text}",
         "msg.notice": "{text}",
@@ -295,6 +297,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.card_unreadable": "{card} 카드 사진을 읽을 수 없습니다 ({file}): 다시 등록하고 "
                                 "테이블을 다시 켤 때까지 카드는 화면에서 고릅니다.",
         "warn.no_gpio": "GPIO 없음: 다이얼과 버튼은 화면에 표시됩니다.",
+        "warn.panel_failed": "다이얼과 버튼을 사용할 수 없습니다 ({text}): 화면에 표시됩니다.",
         "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
         "warn.joined": "{text}",
         "msg.notice": "{text}",
