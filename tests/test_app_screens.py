@@ -421,3 +421,30 @@ def test_one_stone_is_one_stone():
     import numpy as np
 
     assert tr("en", "fx.stones", player="Ann", amount=np.int64(3)) == "Ann +3 stones"
+
+
+def test_a_long_name_is_cut_short_where_it_would_run_into_the_stones():
+    """'Maximilian Alexander' ran under the stone count on the 800 x 480 display, and a
+    name of 300 letters across the card panel."""
+    import random
+
+    from companion.app.controller import Controller
+    from companion.engine import Game
+
+    long_name = "Maximilian Alexander von Hohenzollern"
+    ctl = Controller(Game, camera=False, rng=random.Random(7),
+                     names=[long_name, "Jo", "Bartholomew"])
+    for press in (Press("seat", 1), Press("seat", 2), Press("seat", 3), Press("ok"),
+                  Press("seat", 1)):
+        ctl.handle(press)
+    screen = TableScreen((800, 480))
+    screen.draw(pygame.Surface((800, 480)), ctl)
+    drawn = {key[0] for key in screen._text}
+    shortened = [s for s in drawn if s.endswith("…") and long_name.startswith(s[:-1])]
+    assert shortened and all(len(s) < len(long_name) for s in shortened)
+    font = screen.font(28, True)
+    assert all(font.size(s)[0] <= round(222 * screen.scale) for s in shortened)
+    assert "Jo" in drawn and "Bartholomew" in drawn  # names that fit are left whole
+    assert long_name not in drawn  # not whole beside the stones...
+    key, args = ctl.prompt()
+    assert long_name in tr("en", key, **args)  # ... but whole in the prompt, wrapped

@@ -98,6 +98,17 @@ class TableScreen:
         dst.blit(surf, rect)
         return rect
 
+    def fit(self, s: str, size: int, width: int, bold=False) -> str:
+        """s, cut short with "…" if it is wider than width pixels (a long name beside the
+        stones, in a seat's box)."""
+        font = self.font(size, bold)
+        if font.size(s)[0] <= width:
+            return s
+        cut = len(s)
+        while cut > 1 and font.size(s[:cut].rstrip() + "…")[0] > width:
+            cut -= 1
+        return s[:cut].rstrip() + "…"
+
     def wrap(self, s: str, size: int, width: int, bold=False) -> list[str]:
         """Lines of s that fit width pixels (splits on spaces; long words on characters)."""
         font = self.font(size, bold)
@@ -229,7 +240,7 @@ class TableScreen:
             pygame.draw.rect(dst, TEXT if joined else DIM, rect, width=3, border_radius=16)
             self.blit_text(dst, str(seat), 56, (rect.x + rect.w // 8, rect.centery), TEXT, True,
                            "center")
-            name = player_name(lang, ctl.names[i])
+            name = self.fit(player_name(lang, ctl.names[i]), 40, round(rect.w * 0.7), True)
             self.blit_text(dst, name, 40, (rect.centerx + rect.w // 10, rect.centery - 14 *
                                            self.scale), TEXT, True, "center")
             if joined:
@@ -259,8 +270,10 @@ class TableScreen:
             colour_name = SEAT_COLOURS[seat - 1]
             pygame.draw.rect(dst, SEAT_RGB.get(colour_name, DIM), sw, border_radius=6)
             name_col = TEXT if p["alive"] else DIM
-            self.blit_text(dst, player_name(lang, p["name"]), min(30, round(28 * self.boost)),
-                           (rect.x + 40 * self.scale, rect.y + 6 * self.scale), name_col, True)
+            size = min(30, round(28 * self.boost))
+            name = self.fit(player_name(lang, p["name"]), size, round(222 * self.scale), True)
+            self.blit_text(dst, name, size, (rect.x + 40 * self.scale, rect.y + 6 * self.scale),
+                           name_col, True)
             self._candles(dst, rect, leds, seat, p)
             # stones: number, tokens, progress to 7
             stones = p["stones"]
@@ -461,9 +474,9 @@ class TableScreen:
         self.blit_text(dst, tr(lang, "label.winners"), 40,
                        (area.centerx, area.y + 40 * self.scale), GOLD, True, "midtop")
         for k, name in enumerate(ctl.state.get("winners", [])):
-            self.blit_text(dst, player_name(lang, name), 56,
-                           (area.centerx, area.y + (120 + k * 70) * self.scale), TEXT, True,
-                           "midtop")
+            shown = self.fit(player_name(lang, name), 56, area.w - round(40 * self.scale), True)
+            self.blit_text(dst, shown, 56, (area.centerx, area.y + (120 + k * 70) * self.scale),
+                           TEXT, True, "midtop")
 
     def _bottom(self, dst, ctl, lang):
         box = self.R(10, 474, 990, 130)
