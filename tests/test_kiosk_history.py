@@ -273,6 +273,25 @@ def test_a_database_from_a_newer_version(tmp_path):
         History.open(path)
 
 
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path, capsys):
+    """stats --db on another program's SQLite file switched it to WAL and added the games'
+    tables to it; with a user_version above ours it was called 'a newer companion's'."""
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (a)")
+    conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.execute("PRAGMA user_version = 7")
+    conn.commit()
+    conn.close()
+    before = path.read_bytes()
+    assert main(["stats", "--db", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"The game history at {path} is damaged, or is no game history (file is not a " \
+           "database of games: it holds other tables, none of the companion's; nothing in it " \
+           "was changed)" in err
+    assert path.read_bytes() == before and not (tmp_path / "other.db-wal").exists()
+
+
 # ------------------------------------------------------------------------------- commands
 
 

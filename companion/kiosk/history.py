@@ -205,14 +205,22 @@ class History:
 
     def _setup(self) -> None:
         c = self._conn
+        # Whose database is it? Asked before anything is changed: another program's file
+        # (given to stats --db by mistake) was switched to WAL and given our tables.
+        version = c.execute("PRAGMA user_version").fetchone()[0]
+        tables = {name for (name,) in c.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        if tables and "games" not in tables:
+            raise sqlite3.DatabaseError(
+                "file is not a database of games: it holds other tables, none of the "
+                "companion's; nothing in it was changed")
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"written by a newer version of the companion (schema {version})")
         c.execute("PRAGMA foreign_keys = ON")
         if str(self.path) != ":memory:":
             c.execute("PRAGMA journal_mode = WAL")
         c.execute("PRAGMA synchronous = FULL")  # a recorded game survives a power cut
-        version = c.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(
-                f"written by a newer version of the companion (schema {version})")
         if version < SCHEMA_VERSION:
             c.execute("BEGIN IMMEDIATE")
             try:
