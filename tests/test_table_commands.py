@@ -337,18 +337,47 @@ def test_camera_check_that_cannot_save_its_picture_says_where_and_why(frames_dir
 def test_camera_check_with_references_it_may_not_read_says_why(frames_dir, tmp_path, capsys,
                                                                monkeypatch):
     """A reference folder the companion's user may not read (a copy made by another user)."""
-    from vision.recognize import Recognizer
+    import vision.recognize
 
     refs = tmp_path / "refs"
     refs.mkdir()
 
-    def refused(cls, path, **options):
+    def refused(path, **options):
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(Recognizer, "from_dir", classmethod(refused))
+    monkeypatch.setattr(vision.recognize, "reference_files", refused)
     out = tmp_path / "check.png"
     assert run(["camera-check", "--source", str(frames_dir), "--refs", str(refs),
                 "--out", str(out)]) == 2
     assert capsys.readouterr().err.splitlines() == [
         f"Cannot use the references in {str(refs)!r}: Permission denied."]
     assert not out.exists()
+
+
+def test_camera_check_judges_the_references_as_the_table_does(tmp_path, capsys, caplog):
+    """With the Ghost's only picture a WEBP (or a phone's HEIC), camera-check said the table
+    was ready; the table then refused the camera, the Ghost having no picture."""
+    import shutil
+    from pathlib import Path
+
+    from vision.synthetic import load_deck, mat_scene
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    frames_dir = tmp_path / "frames"
+    frames_dir.mkdir()
+    cv2.imwrite(str(frames_dir / "1.png"), mat_scene(load_deck(), {"a": "vampire"}, rng=1).image)
+    refs = tmp_path / "refs"
+    shutil.copytree(cards, refs)
+    (refs / "ghost.png").rename(refs / "ghost.heic")
+    out = tmp_path / "check.png"
+    assert run(["camera-check", "--source", str(frames_dir), "--refs", str(refs),
+                "--out", str(out)]) == 2
+    assert "there is no picture of the Ghost card" in capsys.readouterr().err
+    assert caplog.messages == ["reference picture ghost.heic is left out: the companion cannot "
+                               "read HEIC pictures; save it as PNG or JPEG"]
+    assert not out.exists()
+    ghost = cv2.imread(str(cards / "ghost.png"))
+    cv2.imwrite(str(refs / "ghost.webp"), ghost, [cv2.IMWRITE_WEBP_QUALITY, 101])  # lossless
+    assert run(["camera-check", "--source", str(frames_dir), "--refs", str(refs),
+                "--out", str(out)]) == 0
+    assert "1 card: vampire in slot a." in capsys.readouterr().out

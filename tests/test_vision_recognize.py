@@ -237,7 +237,7 @@ def test_scans_are_never_cut_down_to_their_picture_panels(deck):
 def test_bad_reference_folders(tmp_path):
     with pytest.raises(EnrolmentError, match="does not exist"):
         Recognizer.from_dir(tmp_path / "missing")
-    with pytest.raises(EnrolmentError, match="no .png or .jpg"):
+    with pytest.raises(EnrolmentError, match=r"no reference pictures \(.png, .jpg"):
         Recognizer.from_dir(tmp_path)
     (tmp_path / "broken.png").write_bytes(b"\x89PNG garbage")
     with pytest.raises(EnrolmentError, match="broken.png"):

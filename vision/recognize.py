@@ -57,7 +57,9 @@ from vision.images import shown_name
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+# Pictures OpenCV may not read (a phone's HEIC): left out of references with a warning.
+UNREAD_SUFFIXES = (".heic", ".heif", ".avif", ".gif")
 
 # Crops are rescaled so their longer side has this many pixels before feature extraction.
 WORK_SIDE = 320
@@ -475,12 +477,14 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
         if entry.is_dir() and entry.resolve() in (root.resolve(), *root.resolve().parents):
             continue  # a link back to the folder (or above): its pictures are no one card's
         if entry.is_dir():
-            files = sorted(p for p in entry.iterdir()
-                           if p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith("."))
+            inside = [p for p in sorted(entry.iterdir()) if not p.name.startswith(".")]
+            files = [p for p in inside if p.suffix.lower() in IMAGE_SUFFIXES]
+            _unread(root, (p for p in inside if p.suffix.lower() in UNREAD_SUFFIXES))
             label = entry.name
         elif entry.suffix.lower() in IMAGE_SUFFIXES:
             files, label = [entry], entry.stem
         else:
+            _unread(root, [entry] if entry.suffix.lower() in UNREAD_SUFFIXES else [])
             continue
         listed.extend((label, f) for f in files)
     # Ghost.jpg beside ghost.png (a folder copied from a system that ignores case) is the
@@ -506,6 +510,13 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
             continue
         found.setdefault(label, []).append(f)
     return found
+
+
+def _unread(root: Path, paths) -> None:
+    """Warn of pictures left out of references for their kind (a phone's HEIC photo)."""
+    for p in paths:
+        log.warning("reference picture %s is left out: the companion cannot read %s pictures; "
+                    "save it as PNG or JPEG", shown_name(p.relative_to(root)), p.suffix[1:].upper())
 
 
 def _digest(path: Path) -> bytes | None:
@@ -539,7 +550,8 @@ def _some_reference_files(path: str | Path) -> dict[str, list[Path]]:
     """``reference_files``, or EnrolmentError when the folder holds none."""
     files = reference_files(path)
     if not files:
-        raise EnrolmentError(f"no .png or .jpg reference pictures in {str(Path(path))!r}")
+        raise EnrolmentError(f"no reference pictures ({', '.join(IMAGE_SUFFIXES)}) in "
+                             f"{str(Path(path))!r}")
     return files
 
 

@@ -104,9 +104,11 @@ def _open(spec: str | None, timeout: float):
         return None, None, f"Camera setting problem: {exc}"
 
 
-def _load_recognizer(refs: Path, *, at_least: int = 2):
+def _load_recognizer(refs: Path, *, at_least: int = 2, as_the_table: bool = False):
     """The recogniser of the reference folder ``refs``, or why not (its message); a folder of
-    fewer than ``at_least`` cards is refused (``vision.recognize.enough_cards``)."""
+    fewer than ``at_least`` cards is refused (``vision.recognize.enough_cards``).
+    ``as_the_table``: loaded as the table loads them, refused as the table refuses them (a
+    card of the game without a picture: ``companion.app.devices.table_recognizer``)."""
     try:
         from vision.recognize import Recognizer, enough_cards
     except ImportError:
@@ -116,6 +118,10 @@ def _load_recognizer(refs: Path, *, at_least: int = 2):
     if not refs.is_dir():
         return None, f"The reference folder {str(refs)!r} does not exist."
     try:
+        if as_the_table:
+            from companion.app.devices import table_recognizer
+
+            return table_recognizer(refs), None
         recognizer = Recognizer.from_dir(refs)
         if at_least > 1:
             enough_cards(recognizer.labels)
@@ -142,7 +148,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
 
     recognizer = None
     if args.refs is not None:
-        recognizer, problem = _load_recognizer(args.refs)
+        recognizer, problem = _load_recognizer(args.refs, as_the_table=True)
         if problem:
             print(problem, file=sys.stderr)
             return 2

@@ -161,13 +161,24 @@ def _by_identity(files: dict[str, list]) -> dict[str, list]:
 
 
 def card_tracker(references):
-    """The reveal tracker reading cards with the references in the folder `references`.
+    """The reveal tracker reading cards with the references in the folder `references`
+    (``table_recognizer``: its errors too).
 
     It reads through a CardReader, so a card lying still keeps its name and only new or moved
-    cards are named again. Raises ImportError without card recognition installed, and
-    ValueError or OSError when the references cannot be used: ReferencesUnusable when they
-    leave out an identity (a card never enrolled that looks like one that was could be taken
-    for it; a folder with no picture leaves out all six) or a picture cannot be read."""
+    cards are named again. Raises ImportError without card recognition installed."""
+    from vision.scene import CardReader  # noqa: PLC0415
+    from vision.tracking import RevealTracker  # noqa: PLC0415
+
+    quiet_opencv()
+    return RevealTracker(CardReader(table_recognizer(references)))
+
+
+def table_recognizer(references):
+    """The recogniser of the references in the folder ``references``, as the table uses
+    them. Raises ImportError without card recognition installed, and ValueError or OSError
+    when the references cannot be used: ReferencesUnusable when they leave out an identity
+    (a card never enrolled that looks like one that was could be taken for it; a folder with
+    no picture leaves out all six) or a picture cannot be read."""
     from vision.images import shown_name  # noqa: PLC0415
     from vision.recognize import (  # noqa: PLC0415
         EnrolmentError,
@@ -176,10 +187,7 @@ def card_tracker(references):
         read_reference_files,
         reference_files,
     )
-    from vision.scene import CardReader  # noqa: PLC0415
-    from vision.tracking import RevealTracker  # noqa: PLC0415
 
-    quiet_opencv()
     files = _by_identity(reference_files(references))  # EnrolmentError: no such folder
     missing = identities_missing(files)
     if missing:
@@ -197,7 +205,7 @@ def card_tracker(references):
         shown = shown_name(err.path.relative_to(references))  # as listed: inside the folder
         raise ReferencesUnusable(str(err), ("warn.card_unreadable", {
             "card": label_identity(err.label) or shown_name(err.label), "file": shown})) from err
-    return RevealTracker(CardReader(recognizer))
+    return recognizer
 
 
 def open_camera(config, inputs: queue.Queue, references=None):
