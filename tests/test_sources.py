@@ -549,7 +549,25 @@ def test_pictures_taken_out_of_the_folder_after_it_was_listed_are_skipped(tmp_pa
         got = [int(src.read().image[0, 0, 0]) for _ in range(4)]
     assert got == [1, 3, 1, 3]
     assert f"skipping {tmp_path / 'b.png'}: it is no longer there" in caplog.messages
+    assert caplog.messages.count(f"skipping {tmp_path / 'b.png'}: it is no longer there") == 1
     for name in ("a.png", "c.png"):
         (tmp_path / name).unlink()
-    assert src.read() is None  # all gone: no picture, and no endless looking
+    with pytest.raises(CameraError, match="No picture in the folder .* can be read now"):
+        src.read()  # all gone: a camera gone, not a folder read for ever in vain
     assert [p.name for p in src.skipped] == ["b.png", "a.png", "c.png"]
+
+
+def test_a_looping_folder_emptied_then_filled_again_is_a_camera_gone_then_back(tmp_path):
+    """Emptied while the table ran, the folder was still 'working', 40 warnings a second
+    were logged, and pictures put back were never seen (the folder was listed once)."""
+    cv2.imwrite(str(tmp_path / "a.png"), solid(1))
+    clock = FakeClock()
+    src = ResilientSource(lambda: FolderSource(tmp_path, loop=True), clock=clock,
+                          sleep=lambda s: None)
+    assert int(src.read().image[0, 0, 0]) == 1 and src.status == OK
+    (tmp_path / "a.png").unlink()
+    assert src.read() is None and src.status == RECONNECTING
+    assert "can be read now" in src.message
+    cv2.imwrite(str(tmp_path / "b.png"), solid(2))
+    clock.now += 60
+    assert int(src.read().image[0, 0, 0]) == 2 and src.status == OK

@@ -97,11 +97,16 @@ class FolderSource:
                 image, why = None, "it is no longer there" if isinstance(
                     err, FileNotFoundError) else f"it cannot be read ({err.strerror or err})"
             if image is None or image.size == 0:
-                log.warning("skipping %s: %s", path, why)
-                if path not in self.skipped:
+                if path not in self.skipped:  # said once, not on each pass of a loop
+                    log.warning("skipping %s: %s", path, why)
                     self.skipped.append(path)
                 continue
             return Frame(_as_bgr(image), self._clock())
+        if self.loop:
+            # Not one picture left to read (the folder emptied while looping): a camera gone,
+            # to be opened again (the folder listed anew) when pictures are back.
+            raise CameraError(f"No picture in the folder {str(self.path)!r} can be read now: "
+                              "were they taken away?")
         return None
 
     def close(self) -> None:
