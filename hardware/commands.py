@@ -3,6 +3,9 @@ command runs, so the command line starts fast."""
 
 from __future__ import annotations
 
+import argparse
+import math
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -16,11 +19,26 @@ def register(subparsers) -> None:
     p.add_argument("--pins", metavar="FILE",
                    help="the pin map (TOML) to check; default: the shipped 6-seat "
                         "74HC595 map (hardware/pins.example.toml)")
-    p.add_argument("--led-seconds", type=float, default=0.6, metavar="S",
+    p.add_argument("--led-seconds", type=_seconds, default=0.6, metavar="S",
                    help="how long each candle stays lit on real hardware (default 0.6)")
-    p.add_argument("--button-seconds", type=float, default=20.0, metavar="S",
+    p.add_argument("--button-seconds", type=_seconds, default=20.0, metavar="S",
                    help="how long to wait for each button (default 20)")
     p.set_defaults(func=_hw_test)
+
+
+MAX_SECONDS = 3600.0
+
+
+def _seconds(text: str) -> float:
+    """Seconds above 0, up to an hour (argparse type): -1 or inf ended in a traceback."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= MAX_SECONDS:  # nan too
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds above 0 and up to {MAX_SECONDS:g}")
+    return value
 
 
 def _hw_test(args) -> int:

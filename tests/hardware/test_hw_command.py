@@ -142,3 +142,14 @@ def test_pins_held_by_another_program(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Cannot use the pins: pin GPIO17 is already in use")
     assert "Stop it and try again." in out
+
+
+@pytest.mark.parametrize("option", ["--led-seconds", "--button-seconds"])
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "1e308", "soon"])
+def test_times_that_cannot_work_are_refused_before_the_walk(capsys, option, value):
+    """--button-seconds -1, inf or 1e308 ended in a traceback once a button was awaited."""
+    with pytest.raises(SystemExit) as exited:
+        main(["hw-test", "--mock", option, value])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{option}: {value!r} is not a number of seconds above 0 and up to 3600" in err
