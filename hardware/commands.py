@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p.add_argument("--pins", metavar="FILE",
                    help="the pin map (TOML) to check; default: the shipped 6-seat "
                         "74HC595 map (hardware/pins.example.toml)")
-    p.add_argument("--led-seconds", type=_seconds, default=0.6, metavar="S",
+    p.add_argument("--led-seconds", type=_pause, default=0.6, metavar="S",
                    help="how long each candle stays lit on real hardware (default 0.6)")
     p.add_argument("--button-seconds", type=_seconds, default=20.0, metavar="S",
                    help="how long to wait for each button (default 20)")
@@ -29,16 +29,21 @@ def register(subparsers) -> None:
 MAX_SECONDS = 3600.0
 
 
-def _seconds(text: str) -> float:
+def _seconds(text: str, *, least: str = "above 0") -> float:
     """Seconds above 0, up to an hour (argparse type): -1 or inf ended in a traceback."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not 0 < value <= MAX_SECONDS:  # nan too
+    if not (0 <= value if least == "0 or more" else 0 < value) or not value <= MAX_SECONDS:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds above 0 and up to {MAX_SECONDS:g}")
+            f"{text!r} is not a number of seconds {least} and up to {MAX_SECONDS:g}")
     return value
+
+
+def _pause(text: str) -> float:
+    """Seconds from 0 (no pause) up to an hour (argparse type)."""
+    return _seconds(text, least="0 or more")
 
 
 def _hw_test(args) -> int:

@@ -144,12 +144,15 @@ def test_pins_held_by_another_program(capsys):
     assert "Stop it and try again." in out
 
 
-@pytest.mark.parametrize("option", ["--led-seconds", "--button-seconds"])
-@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "1e308", "soon"])
-def test_times_that_cannot_work_are_refused_before_the_walk(capsys, option, value):
+@pytest.mark.parametrize(("option", "least"), [("--led-seconds", "0 or more"),
+                                               ("--button-seconds", "above 0")])
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "1e308", "soon"])
+def test_times_that_cannot_work_are_refused_before_the_walk(capsys, option, least, value):
     """--button-seconds -1, inf or 1e308 ended in a traceback once a button was awaited."""
     with pytest.raises(SystemExit) as exited:
         main(["hw-test", "--mock", option, value])
     assert exited.value.code == 2
     err = capsys.readouterr().err
-    assert f"{option}: {value!r} is not a number of seconds above 0 and up to 3600" in err
+    assert f"{option}: {value!r} is not a number of seconds {least} and up to 3600" in err
+    with pytest.raises(SystemExit):
+        main(["hw-test", "--mock", "--button-seconds", "0"])  # no time to press at all
