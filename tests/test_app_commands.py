@@ -77,6 +77,17 @@ def test_demo_refuses_a_log_it_could_never_write_before_the_game(tmp_path, capsy
     assert notes.read_text() == "my notes" and sorted(tmp_path.iterdir()) == [notes]
 
 
+def test_a_log_of_blank_lines_is_written_over_not_said_to_hold_a_finished_game(tmp_path,
+                                                                                capsys):
+    log = tmp_path / "blank.jsonl"
+    log.write_text("\n\n \n")
+    assert main(DEMO + ["--log", str(log)]) == 0
+    assert "finished game" not in capsys.readouterr().out
+    assert not (tmp_path / "blank.jsonl.1").exists()
+    first = next(line for line in log.read_text().splitlines() if line.strip())
+    assert json.loads(first)["event"] == "game" and replay_file(log).game.over
+
+
 def test_a_finished_game_in_the_log_file_is_moved_aside_not_overwritten(tmp_path):
     log = tmp_path / "g.jsonl"
     assert main(DEMO + ["--log", str(log), "--seed", "3", "--players", "2"]) == 0

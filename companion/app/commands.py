@@ -303,8 +303,9 @@ def cmd_demo(args) -> int:
     def open_log(event):
         if args.log is None:
             return None
-        if args.log.exists() and args.log.stat().st_size:
+        if args.log.exists() and args.log.read_bytes().strip():
             print(f"companion: {_move_aside(args.log)}")  # one game per log file
+        # (a file of blank lines holds no game: it was said to hold a finished one)
         args.log.parent.mkdir(parents=True, exist_ok=True)
         return TableLog(args.log)
 
