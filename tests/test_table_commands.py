@@ -381,3 +381,18 @@ def test_camera_check_judges_the_references_as_the_table_does(tmp_path, capsys, 
     assert run(["camera-check", "--source", str(frames_dir), "--refs", str(refs),
                 "--out", str(out)]) == 0
     assert "1 card: vampire in slot a." in capsys.readouterr().out
+
+
+def test_camera_check_saves_where_and_as_people_ask(frames_dir, tmp_path, capsys):
+    """'--out new/sub/' (a folder still to make) saved new/sub.png; '--out check.jpg' saved
+    check.jpg.png; '--source ""' used the default camera without a word."""
+    for out, saved, magic in (
+            (f"{tmp_path / 'new' / 'sub'}/", tmp_path / "new" / "sub" / "camera-check.png",
+             b"\x89PNG"),
+            (str(tmp_path / "check.jpg"), tmp_path / "check.jpg", b"\xff\xd8\xff"),
+            (str(tmp_path / "check"), tmp_path / "check.png", b"\x89PNG")):
+        assert run(["camera-check", "--source", str(frames_dir), "--out", out]) == 0
+        assert f"Picture saved to {saved}." in capsys.readouterr().out
+        assert saved.read_bytes().startswith(magic)
+    assert run(["camera-check", "--source", "", "--out", str(tmp_path / "x.png")]) == 2
+    assert "empty camera choice" in capsys.readouterr().err

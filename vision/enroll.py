@@ -272,11 +272,11 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
 def _save(path: Path, card: np.ndarray) -> None:
     """Save a reference in one step: a power cut leaves no half-written picture, which would
     keep the table's camera off until the card is enrolled again."""
-    from vision.images import write_png
+    from vision.images import write_picture
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_png(path, card)
+        write_picture(path, card)
     except ValueError as exc:
         raise EnrollError(str(exc)) from None
     except OSError as exc:

@@ -71,14 +71,16 @@ def _quiet_stderr() -> Iterator[None]:
             _QUIET_DEPTH.n = 0
 
 
-def write_png(path: str | os.PathLike[str], image: np.ndarray) -> None:
-    """Save the picture as a PNG file in one step (a power cut leaves no half-written
-    picture). ValueError when OpenCV cannot encode it; OSError when it cannot be saved."""
+def write_picture(path: str | os.PathLike[str], image: np.ndarray) -> None:
+    """Save the picture in one step (a power cut leaves no half-written picture): a JPEG
+    file when ``path`` ends in .jpg or .jpeg, else a PNG file. ValueError when OpenCV cannot
+    encode it; OSError when it cannot be saved."""
     import cv2
 
     from companion.tablelog import write_atomically
 
-    ok, data = cv2.imencode(".png", image)
+    kind = ".jpg" if Path(path).suffix.lower() in (".jpg", ".jpeg") else ".png"
+    ok, data = cv2.imencode(kind, image)
     if not ok:
         raise ValueError(f"cannot encode the picture for {str(path)!r}")
     write_atomically(Path(path), data.tobytes())

@@ -54,6 +54,16 @@ def _named_path(text: str) -> Path:
     return Path(text)
 
 
+_SEPARATORS = tuple({os.sep, os.altsep or os.sep})
+
+
+def _picture_path(text: str) -> Path | str:
+    """Where camera-check saves its picture (argparse type): as ``_named_path``, but a name
+    ending in / stays a string, so that it still says a folder (Path drops the /)."""
+    path = _named_path(text)
+    return text if text.endswith(_SEPARATORS) else path
+
+
 def register_table_commands(sub) -> None:
     p = sub.add_parser("enroll", help="take reference pictures of each card with the camera",
                        description="Guided capture of card references: lay each card in slot A "
@@ -84,9 +94,10 @@ def register_table_commands(sub) -> None:
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--refs", type=Path, default=None,
                    help="reference folder to read the cards with (else cards are only found)")
-    p.add_argument("--out", type=_named_path, default=None,
-                   help="save the picture here (PNG); without it the picture is shown in a "
-                        "window, or saved as camera-check.png when there is no screen")
+    p.add_argument("--out", type=_picture_path, default=None,
+                   help="save the picture here (PNG, or JPEG for .jpg; a folder: in it, as "
+                        "camera-check.png); without it the picture is shown in a window, or "
+                        "saved as camera-check.png when there is no screen")
     p.add_argument("--timeout", type=_seconds, default=10.0,
                    help="seconds to wait for the camera (default 10)")
     p.set_defaults(func=cmd_camera_check)
@@ -96,7 +107,7 @@ def _open(spec: str | None, timeout: float):
     """(source config, ResilientSource) or an error message."""
     from vision.sources import SourceConfigError, open_source, parse_source
 
-    spec = spec or default_source()
+    spec = default_source() if spec is None else spec  # "" is refused, not the default
     try:
         config = parse_source(spec)
         return config, open_source(config, max_delay=max(0.5, timeout / 4)), None
@@ -143,7 +154,7 @@ def _find_cards():
 def cmd_camera_check(args: argparse.Namespace) -> int:
     from companion.tablelog import file_in_the_way
     from vision.camera_check import check_frame
-    from vision.images import write_png
+    from vision.images import write_picture
     from vision.sources import MISCONFIGURED
 
     recognizer = None
@@ -172,16 +183,17 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
              and report.misfit is None)
     if out is None and _show(report.picture):
         return 0 if ready else 1
-    out = out or Path("camera-check.png")
-    if out.is_dir() or out.name in ("", ".", ".."):
+    folder = isinstance(out, str)  # named with a / at its end: a folder, maybe still to make
+    out = Path(out or "camera-check.png")
+    if folder or out.is_dir() or out.name in ("", ".", ".."):
         out = out / "camera-check.png"  # a folder: the picture goes in it
-    if out.suffix.lower() != ".png":
+    if out.suffix.lower() not in (".png", ".jpg", ".jpeg"):
         out = out.with_suffix(out.suffix + ".png") if out.suffix else out.with_suffix(".png")
     try:
         if (blocking := file_in_the_way(out)) is not None:
             raise ValueError(f"{str(blocking)!r} is a file, not a folder")
         out.parent.mkdir(parents=True, exist_ok=True)
-        write_png(out, report.picture)
+        write_picture(out, report.picture)
     except (OSError, ValueError) as exc:
         why = getattr(exc, "strerror", None) or exc
         print(f"Could not save the picture to {str(out)!r}: {why}.", file=sys.stderr)
