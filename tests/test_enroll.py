@@ -439,3 +439,20 @@ def test_a_file_where_a_folder_on_the_way_should_be_is_named(tmp_path):
     assert str(err.value) == (f"{str(tmp_path / 'notes')!r} is a file, not a folder: give a "
                               "folder for the reference pictures")
     assert (tmp_path / "notes").read_bytes() == b"mine"
+
+
+def test_a_folder_made_for_nothing_is_not_left_behind(tmp_path):
+    """Stopped before a picture was saved (a recording run out, input closed), enrol left
+    an empty reference folder behind; one that was there before stays."""
+    class Ended:
+        status = "ended"
+        message = "The recording has ended."
+
+        def wait_frame(self, timeout):
+            return None
+
+    for out in (tmp_path / "new" / "refs", tmp_path):
+        result = enroll(Ended(), out, ["vampire"], find_cards=find_coloured_cards,
+                        ask=scripted(""), say=lambda line: None, flush=0)
+        assert result.stopped and not result.saved
+    assert not (tmp_path / "new" / "refs").exists() and tmp_path.is_dir()

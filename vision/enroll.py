@@ -7,6 +7,7 @@ Afterwards the references are checked for cards too alike to tell apart.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -195,10 +196,24 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
     pressed Enter (the synthetic table uses it to lay the card itself)."""
     labels = check_labels(labels)
     out = check_out(out)
+    made = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise EnrollError(f"cannot create the folder {str(out)!r}: {exc.strerror}") from None
+    try:
+        return _enroll(source, out, labels, find_cards=find_cards, ask=ask, say=say, slot=slot,
+                       flush=flush, timeout=timeout, attempts=attempts,
+                       before_capture=before_capture, buttons=buttons)
+    finally:
+        if made:  # made now and nothing saved in it: not left behind, empty
+            with contextlib.suppress(OSError):
+                out.rmdir()
+
+
+def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say, slot, flush,
+            timeout, attempts, before_capture, buttons) -> EnrollResult:
+    """``enroll``, once its folder is made."""
     how = ANSWERS_WITH_BUTTONS if buttons else ANSWERS
     result = EnrollResult()
     for label in labels:
