@@ -301,7 +301,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         print("Stopped before: " + ", ".join(pretty(s) for s in left) + ".")
     from vision.recognize import reference_files
 
-    if not done and not reference_files(args.out):
+    if not done and (not args.out.is_dir() or not reference_files(args.out)):
         return 1  # nothing enrolled, then or before: nothing to check
     recognizer, problem = _load_recognizer(args.out, at_least=1)
     if problem:
