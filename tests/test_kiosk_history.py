@@ -338,6 +338,22 @@ def test_export_command(db, tmp_path, capsys):
     assert f"Cannot write {nowhere}" in capsys.readouterr().err
 
 
+def test_export_never_writes_over_a_file(db, tmp_path, capsys):
+    """-o given the table log by mistake wrote the BG Stats export over it."""
+    log = tmp_path / "table.jsonl"
+    log.write_text('{"event":"game","players":["Ann","Ben"]}\n')
+    before = log.read_bytes()
+    assert main(["export", "2", "--db", str(db), "--format", "bgstats", "-o", str(log)]) == 1
+    assert capsys.readouterr().err == (f"{log} already exists: give a new file name, or remove "
+                                       "it first.\n")
+    assert log.read_bytes() == before
+    assert main(["export", "2", "--db", str(db), "-o", str(tmp_path)]) == 1  # a folder
+    (tmp_path / "empty.json").write_text("")  # made empty beforehand (mktemp): written
+    assert main(["export", "2", "--db", str(db), "--format", "bgstats", "-o",
+                 str(tmp_path / "empty.json")]) == 0
+    assert json.loads((tmp_path / "empty.json").read_text())
+
+
 def test_commands_report_problems_without_a_traceback(db, tmp_path, capsys):
     assert main(["export", "9", "--db", str(db)]) == 1
     assert "There is no game 9" in capsys.readouterr().err

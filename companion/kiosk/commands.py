@@ -124,8 +124,16 @@ def export_command(args) -> int:
         print(exc.outside_a_game, file=sys.stderr)
         return 1
     if args.output:
+        from companion.tablelog import write_atomically
+
+        out = Path(args.output)
+        if out.exists() and (out.is_dir() or out.stat().st_size):
+            # A table log or another export given by mistake would be lost for good.
+            print(f"{args.output} already exists: give a new file name, or remove it first.",
+                  file=sys.stderr)
+            return 1
         try:
-            Path(args.output).write_text(text, encoding="utf-8")
+            write_atomically(out, text.encode("utf-8"))
         except OSError as exc:
             print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
             return 1
