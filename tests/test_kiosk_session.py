@@ -249,6 +249,7 @@ def test_disk_full_keeps_playing_and_saves_again_when_there_is_room(log_path, mo
     assert session.state == replay_file_state(events[:6])  # play goes on
     [warning] = session.messages
     assert "cannot be saved" in warning and "No space left" in warning
+    assert warning.endswith("Free some space on the card.")
     session.push(events[6])
     session.undo()
     session.push(events[6])
@@ -367,3 +368,24 @@ def test_a_games_folder_that_cannot_be_made_keeps_the_last_log_beside_the_new_on
     [kept] = [p for p in log_path.parent.iterdir()
               if p.name.startswith("table.") and p != log_path]
     assert lines(kept) == events[:4]
+
+
+@pytest.mark.parametrize(("error", "advice"), [
+    (OSError(errno.ENOSPC, "No space left on device"), "Free some space on the card."),
+    (OSError(errno.EROFS, "Read-only file system"),
+     "The card or the table's folder cannot be written: check the card."),
+    (OSError(errno.EIO, "Input/output error"), "Check the card."),
+])
+def test_a_save_that_failed_is_said_with_what_staff_can_do(log_path, monkeypatch, error,
+                                                           advice):
+    """A folder that cannot be written was answered 'Free some space'."""
+    events = planned()
+    session = TableSession.open(log_path)
+    session.push(events[0])
+    monkeypatch.setattr(TableLog, "append", lambda self, e: (_ for _ in ()).throw(error))
+    monkeypatch.setattr(tablelog_module, "open", lambda *a, **k: (_ for _ in ()).throw(error),
+                        raising=False)
+    session.push(events[1])
+    [warning] = session.messages
+    assert warning.startswith(f"The game cannot be saved ({error.strerror}): play goes on")
+    assert warning.endswith(advice)

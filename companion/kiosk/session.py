@@ -26,6 +26,7 @@ table log: ``session.open_log(game_event)`` clears the table, ``session.append(e
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -262,8 +263,7 @@ class TableSession:
         if not self.unsaved:
             self.unsaved = True
             self._say(f"The game cannot be saved ({exc.strerror or exc}): play goes on, but a "
-                      "power cut now would lose the last moves. Free some space or check the "
-                      "card.")
+                      f"power cut now would lose the last moves. {_mend(exc)}")
 
     def retry_save(self) -> bool:
         """Try to put every event on disk again; True when the log is complete."""
@@ -312,3 +312,12 @@ class TableSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _mend(exc: OSError) -> str:
+    """What staff can do about a save that failed for ``exc``."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "Free some space on the card."
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "The card or the table's folder cannot be written: check the card."
+    return "Check the card."
