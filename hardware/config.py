@@ -6,6 +6,7 @@ No gpiozero here: the command line imports this module to check a file quickly.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -125,6 +126,20 @@ def candle_wire(pinmap: PinMap, seat: int, candle: int) -> str:
 QPIN = {0: 15, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7}  # 74HC595 Qn -> DIP-16 pin
 
 
+def as_toml(value: Any) -> str:
+    """A value as it is written in the TOML file (true, "17", [4, 17]), not as Python
+    writes it (True, '17'), for messages."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(as_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "a section"
+    return str(value)
+
+
 def parse_pinmap(text: str, *, source: str = "pin map") -> PinMap:
     """A PinMap from TOML text; PinMapError if the text is not TOML or the map is wrong."""
     try:
@@ -177,22 +192,22 @@ class _Checker:
             return {}
         value = data[key]
         if not isinstance(value, dict):
-            raise self.fail(key, f"must be a section ([{key}]), got {value!r}")
+            raise self.fail(key, f"must be a section ([{key}]), got {as_toml(value)}")
         return value
 
     def integer(self, key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"must be a whole number, got {value!r}")
+            raise self.fail(key, f"must be a whole number, got {as_toml(value)}")
         return value
 
     def number(self, key: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(key, f"must be a number of seconds, got {value!r}")
+            raise self.fail(key, f"must be a number of seconds, got {as_toml(value)}")
         return float(value)
 
     def flag(self, key: str, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, got {value!r}")
+            raise self.fail(key, f"must be true or false, got {as_toml(value)}")
         return value
 
     def gpio(self, key: str, value: Any, *, i2c: bool, spi: bool, owner: str = "") -> int:
@@ -227,7 +242,7 @@ def pinmap_from_dict(data: dict, *, source: str = "pin map") -> PinMap:
 
     wiring = data.get("wiring")
     if wiring not in WIRINGS:
-        raise ck.fail("wiring", f"must be \"direct\" or \"shift-register\", got {wiring!r}")
+        raise ck.fail("wiring", f"must be \"direct\" or \"shift-register\", got {as_toml(wiring)}")
     if "seats" not in data:
         raise ck.fail("seats", "missing: how many seats (player places) the table has")
     seats = ck.integer("seats", data["seats"])
@@ -288,7 +303,7 @@ def pinmap_from_dict(data: dict, *, source: str = "pin map") -> PinMap:
         pins = dials_table[name]
         if not isinstance(pins, list) or len(pins) != CANDLES:
             raise ck.fail(key, f"must list {CANDLES} pins, one per candle (candle 1 first), "
-                               f"got {pins!r}")
+                               f"got {as_toml(pins)}")
         dial = []
         for i, value in enumerate(pins):
             item = f"{key}[{i}]"

@@ -185,6 +185,20 @@ def test_bad_values_name_their_key():
         assert (err.key, words in err.problem) == (key, True), str(err)
 
 
+def test_a_bad_value_is_echoed_as_it_is_written_in_the_file():
+    """Staff read 'got True' and 'got '17'' (Python's way) for true and "17" in the file."""
+    for text, said in (("ok = true", "buttons.ok: must be a whole number, got true"),
+                       ('ok = "17"', 'buttons.ok: must be a whole number, got "17"')):
+        pins = (HERE / "pins.example.toml").read_text().replace("ok = 16", text)
+        assert text in pins
+        with pytest.raises(PinMapError) as err:
+            parse_pinmap(pins)
+        assert said in str(err.value)
+    data = example()
+    data["dials"]["seat1"] = ["4", True]
+    assert 'got ["4", true]' in error_for(data).problem
+
+
 def test_unknown_and_misplaced_sections():
     data = example()
     data["button"] = {}
