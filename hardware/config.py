@@ -238,6 +238,12 @@ class _Checker:
 def pinmap_from_dict(data: dict, *, source: str = "pin map") -> PinMap:
     """Check a parsed pin map (the TOML document as a dict) and build the PinMap."""
     ck = _Checker(source)
+    if {"camera", "storage", "kiosk", "hardware", "language"} & set(data) and "wiring" not in data:
+        # The table's configuration given for its pin map (both live in /etc/...): said
+        # so, not "language: unknown key".
+        raise ck.fail("", "this is the companion's configuration, not a pin map: give the "
+                          "file its [hardware] pins setting names (e.g. "
+                          "/etc/abraca-companion/pins.toml)")
     ck.unknown("", data, _TOP_KEYS)
 
     wiring = data.get("wiring")

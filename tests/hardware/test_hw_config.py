@@ -252,3 +252,12 @@ def test_candle_wire_names_the_place():
     assert candle_wire(direct_pinmap(), 0, 1) == "GPIO 17, header pin 11"
     assert candle_wire(default_pinmap(), 1, 2) == "chain output 7: chip 1, Q7, chip pin 7"
     assert candle_wire(default_pinmap(), 1, 3) == "chain output 8: chip 2, Q0, chip pin 15"
+
+
+def test_the_tables_configuration_given_as_a_pin_map_is_said_to_be_it(tmp_path):
+    """Both live in /etc/abraca-companion: hw-test --pins config.toml said 'language:
+    unknown key; expected one of: wiring, ...'."""
+    config = Path(__file__).resolve().parents[2] / "assets" / "config.example.toml"
+    with pytest.raises(PinMapError, match="this is the companion's configuration, not a pin "
+                                          "map: give the file its \\[hardware\\] pins"):
+        load_pinmap(config)
