@@ -125,13 +125,20 @@ def test_video_file_loops(tmp_path):
     assert means[0] < 10 and means[1] > 190 and means[2] < 10 and means[3] > 190
 
 
-def test_video_file_missing_or_damaged(tmp_path):
-    with pytest.raises(CameraError, match="does not exist"):
+def test_video_file_missing_or_damaged_is_a_setting_to_fix(tmp_path):
+    """Waiting mends neither: both were retried for ever, a camera said to be missing, and
+    opencv:O (a letter typed for opencv:0) was a video file looked for again and again."""
+    with pytest.raises(SourceConfigError, match="does not exist$"):
         OpenCVSource(str(tmp_path / "none.avi"))
+    with pytest.raises(SourceConfigError, match=r"the video file 'O' does not exist \(a webcam "
+                                                r"is given by its number, e.g. opencv:0\)"):
+        OpenCVSource(parse_source("opencv:O")["device"])
     bad = tmp_path / "bad.avi"
     bad.write_bytes(b"\0" * 100)
-    with pytest.raises(CameraError, match="cannot be played"):
+    with pytest.raises(SourceConfigError, match="cannot be played"):
         OpenCVSource(str(bad))
+    source = open_source({"kind": "opencv", "device": str(bad)}, sleep=lambda s: None)
+    assert source.read() is None and source.status == MISCONFIGURED
 
 
 def test_webcam_that_is_not_there():

@@ -277,7 +277,7 @@ def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.parametrize(("source", "said"), [
     ("opencv:/dev/no-such-video", "No camera answers at video device"),
-    ("VIDEO", "The video file"),
+    ("VIDEO", "Camera setting problem: the video file"),
     ("FOLDER", "The picture folder"),
 ])
 def test_enroll_without_a_camera_says_so_before_asking_for_a_card(tmp_path, capsys,

@@ -134,15 +134,18 @@ class OpenCVSource:
         self.ended = False
         self._clock = clock
         if self.is_file and not Path(device).is_file():
-            raise CameraError(f"The video file {device!r} does not exist.")
+            # A setting to fix, not a camera to wait for (opencv:O typed for opencv:0).
+            hint = " (a webcam is given by its number, e.g. opencv:0)" if len(
+                str(device)) <= 3 else ""
+            raise SourceConfigError(f"the video file {device!r} does not exist{hint}")
         if isinstance(device, str) and (why := opencv_name(device)) is not None:
             raise SourceConfigError(f"the video cannot be opened: {why}")  # not retried
         self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             self._cap.release()
-            if self.is_file:
-                raise CameraError(f"The video file {device!r} cannot be played "
-                                  "(damaged, or a format OpenCV does not know).")
+            if self.is_file:  # waiting will not mend it
+                raise SourceConfigError(f"the video file {device!r} cannot be played "
+                                        "(damaged, or a format OpenCV does not know)")
             raise CameraError(f"No camera answers at video device {device}: is it plugged in, "
                               "and is no other program using it?")
         if width:

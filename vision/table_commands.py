@@ -330,7 +330,9 @@ def _camera_problem(config, source, timeout: float) -> str | None:
         return None if source.wait_frame(timeout) is not None else source.reason
     try:
         make_source(config).close()
-    except (CameraError, SourceConfigError) as exc:
+    except SourceConfigError as exc:
+        return f"Camera setting problem: {exc}."
+    except CameraError as exc:
         return str(exc)
     return None
 
