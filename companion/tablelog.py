@@ -8,6 +8,7 @@ reported with its 1-based line number.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -174,7 +175,9 @@ class TableLog:
         self.fsync = fsync
         self.repaired: str | None = None
         new = not self.path.exists()
-        self._file = open(self.path, "ab")  # noqa: SIM115 - kept open for the game's life
+        # Unbuffered: a line the disk refused must not wait in a buffer, to be written with
+        # its retries once there is room again (the same line many times over).
+        self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115 - for the game's life
         if new:
             self._sync_dir()
         else:
@@ -204,10 +207,18 @@ class TableLog:
         self._flush()
 
     def append(self, event: Mapping[str, Any]) -> None:
-        """Write one event line. Raises OSError (disk full, unplugged) with nothing half-done
-        that the next open would not repair."""
-        self._file.write(encode(event))
-        self._flush()
+        """Write one event line. Raises OSError (disk full, unplugged) with nothing of the
+        line left in the file (or, if even that fails, a piece the next open repairs)."""
+        line = memoryview(encode(event))
+        start = self._file.seek(0, os.SEEK_END)
+        try:
+            while line:
+                line = line[self._file.write(line):]  # a full disk may take part of it
+            self._flush()
+        except OSError:
+            with contextlib.suppress(OSError):
+                self._file.truncate(start)
+            raise
 
     def _flush(self) -> None:
         self._file.flush()

@@ -160,3 +160,37 @@ def test_simulated_games_replay_from_their_logs():
         result = replay_bytes(b"".join(encode(e) for e in events))
         assert result.error is None
         assert result.game.state == game_.state and game_.over
+
+
+@pytest.fixture
+def disk_room():
+    """Sets how many bytes a file may reach (RLIMIT_FSIZE: a write past it fails with
+    EFBIG, as on a full disk), and gives the room back."""
+    import resource
+    import signal
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    yield lambda size: resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+    signal.signal(signal.SIGXFSZ, old)
+
+
+def test_a_line_the_disk_refused_is_not_written_later_with_its_retries(tmp_path, disk_room):
+    """A full disk: each try to log the move failed, but the line stayed in the file's
+    buffer, and once there was room all the tries reached the disk: the same move 55 times,
+    and a log that no longer replayed."""
+    path = tmp_path / "t.jsonl"
+    log = TableLog(path)
+    log.append(game("Ann", "Ben"))
+    full = path.stat().st_size + 10  # room for a piece of the next line only
+    disk_room(full)
+    for _ in range(3):  # the move tried again and again while the disk is full
+        with pytest.raises(OSError):
+            log.append(inv("Ann", "cook", True))
+    assert path.read_bytes() == encode(game("Ann", "Ben"))  # no piece of it either
+    disk_room(10**9)  # room again
+    log.append(inv("Ann", "cook", True))
+    log.close()
+    assert path.read_bytes() == encode(game("Ann", "Ben")) + encode(inv("Ann", "cook", True))
+    assert replay_file(path).error is None
