@@ -49,6 +49,15 @@ def test_score_is_the_weakest_of_the_frames_that_made_it_count():
     assert events == [CardLaid("ghost", "b", 0.7)]
 
 
+def test_an_idle_table_looked_at_for_days_keeps_no_more_scores_than_it_reads():
+    """Each look at a slot that did not change added a score, until a card was laid or
+    taken: about 260,000 a slot for each idle day (3 looks a second)."""
+    logic = RevealLogic(stable_frames=3)
+    assert run(logic, [{}] * 5000 + [{"a": ZoneReading("vampire", s)} for s in (0.9, 0.7, 0.8)]
+               + [{"a": VAMPIRE}] * 5000) == [CardLaid("vampire", "a", 0.7)]
+    assert all(len(slot.scores) <= 6 for slot in logic._slots.values())
+
+
 def test_a_hand_passing_gives_no_events():
     logic = RevealLogic(stable_frames=3, taken_frames=5)
     run(logic, [{"a": VAMPIRE}] * 3)

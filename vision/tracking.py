@@ -260,6 +260,8 @@ class RevealLogic:
         self.stable_frames = stable_frames
         self.taken_frames = taken_frames if taken_frames is not None else 2 * stable_frames
         self.unsure_frames = unsure_frames if unsure_frames is not None else 2 * stable_frames
+        # The most scores a decision reads (``scores[-needed:]``): no more are kept.
+        self._kept = max(self.stable_frames, self.taken_frames, self.unsure_frames)
         self._slots = {name: _Slot() for name in zones}
         if not self._slots:
             raise ValueError("no slots to watch")
@@ -329,6 +331,8 @@ class RevealLogic:
             else:
                 slot.candidate, slot.count, slot.scores = key, 1, []
             slot.scores.append(reading.score if reading is not None else 0.0)
+            if len(slot.scores) > self._kept:  # an idle table is looked at for weeks
+                del slot.scores[0]
             if key == slot.shown:
                 continue
             needed = self._needed(slot.shown, key)
