@@ -448,3 +448,18 @@ def test_a_long_name_is_cut_short_where_it_would_run_into_the_stones():
     assert long_name not in drawn  # not whole beside the stones...
     key, args = ctl.prompt()
     assert long_name in tr("en", key, **args)  # ... but whole in the prompt, wrapped
+
+
+def test_texts_kept_for_drawing_again_stay_within_their_bytes():
+    """Kept by count (3000 texts), long event lines made the cache grow to about 130 MB
+    over hours of play before it was emptied."""
+    from companion.app.screens.table import TEXT_CACHE_BYTES
+
+    screen = TableScreen((1280, 720))
+    for k in range(4000):
+        screen.text(f"Ann investigated: Ghost (said Living Armor), wrong #{k}", 40)
+        assert screen._text_bytes <= TEXT_CACHE_BYTES
+    kept = sum(s.get_width() * s.get_height() * s.get_bytesize() for s in screen._text.values())
+    assert kept == screen._text_bytes and kept > TEXT_CACHE_BYTES // 2
+    again = screen.text("Ann investigated: Ghost (said Living Armor), wrong #3999", 40)
+    assert again is screen.text("Ann investigated: Ghost (said Living Armor), wrong #3999", 40)

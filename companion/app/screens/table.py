@@ -45,6 +45,7 @@ BASE_W, BASE_H = 1280, 720
 
 
 # What the camera check says (``camera_status``) that the screen keeps in sight as a warning.
+TEXT_CACHE_BYTES = 16 * 1024 * 1024  # texts drawn once and kept, at most this many pixels' bytes
 CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat",
                    "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit"}
 
@@ -66,6 +67,7 @@ class TableScreen:
         self.card_art = card_art  # False: plain drawn cards (reference images stay put)
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: dict[tuple, pygame.Surface] = {}
+        self._text_bytes = 0  # the pixels of the texts kept
         self._cards: dict[tuple[str, int, int, bool], pygame.Surface] = {}
         self.hits: list[tuple[pygame.Rect, Press]] = []
 
@@ -86,10 +88,14 @@ class TableScreen:
         key = (s, size, colour, bold)
         surf = self._text.get(key)
         if surf is None:
-            if len(self._text) > 3000:
-                self._text.clear()
             surf = self.font(size, bold).render(s, True, colour)
+            size_bytes = surf.get_width() * surf.get_height() * surf.get_bytesize()
+            if self._text_bytes + size_bytes > TEXT_CACHE_BYTES:
+                # Counted in pixels, not in texts: a few thousand long lines were 130 MB.
+                self._text.clear()
+                self._text_bytes = 0
             self._text[key] = surf
+            self._text_bytes += size_bytes
         return surf
 
     def blit_text(self, dst, s, size, pos, colour=TEXT, bold=False, anchor="topleft"):
