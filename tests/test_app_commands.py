@@ -88,6 +88,18 @@ def test_a_log_of_blank_lines_is_written_over_not_said_to_hold_a_finished_game(t
     assert json.loads(first)["event"] == "game" and replay_file(log).game.over
 
 
+def test_a_log_whose_only_line_was_cut_short_is_a_new_game(tmp_path, capsys):
+    """The power went while the game's first line was written: the demo refused the file
+    ('line 1: the log holds no game'), exit 2."""
+    log = tmp_path / "torn.jsonl"
+    log.write_bytes(b'{"event":"game","players":["Ann","Be')
+    assert main(DEMO + ["--log", str(log)]) == 0
+    out = capsys.readouterr()
+    assert "cut short" in out.err and "finished game" not in out.out
+    assert not (tmp_path / "torn.jsonl.1").exists()
+    assert replay_file(log).error is None and replay_file(log).game.over
+
+
 def test_a_finished_game_in_the_log_file_is_moved_aside_not_overwritten(tmp_path):
     log = tmp_path / "g.jsonl"
     assert main(DEMO + ["--log", str(log), "--seed", "3", "--players", "2"]) == 0

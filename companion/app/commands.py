@@ -142,7 +142,9 @@ def resume_or_new(path: Path, out=None):
     for problem in replay.problems:
         print(f"companion: {path}: {problem}", file=out)
     if replay.error is not None:
-        if replay.error.line == 1 and not replay.game.started and not path.read_bytes().strip():
+        if replay.error.line == 1 and not replay.game.started and (
+                not path.read_bytes().strip() or replay.problems):
+            # Blank, or its only line (the game's) cut short by a power cut: no game yet.
             return None, None, None
         raise ValueError(f"line {replay.error.line}: {replay.error.message}")
     if replay.game.over:
@@ -249,7 +251,7 @@ def cmd_demo(args) -> int:
     from companion.app.simplayers import SimPlayers  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
     from companion.errors import TableError  # noqa: PLC0415
-    from companion.tablelog import TableLog  # noqa: PLC0415
+    from companion.tablelog import TableLog, replay_file  # noqa: PLC0415
 
     size = args.size
     if not 2 <= args.players <= 6:
@@ -303,9 +305,9 @@ def cmd_demo(args) -> int:
     def open_log(event):
         if args.log is None:
             return None
-        if args.log.exists() and args.log.read_bytes().strip():
+        if args.log.exists() and replay_file(args.log, torn_tail_ok=True).game.started:
             print(f"companion: {_move_aside(args.log)}")  # one game per log file
-        # (a file of blank lines holds no game: it was said to hold a finished one)
+        # (blank lines, or a first line cut short, hold no game: the new one goes there)
         args.log.parent.mkdir(parents=True, exist_ok=True)
         return TableLog(args.log)
 
