@@ -340,6 +340,18 @@ def test_a_controller_with_its_own_game_can_use_the_session_as_its_log(log_path,
         assert history.game_count() == 2
 
 
+def test_two_damaged_logs_set_aside_at_the_same_second_are_both_kept(log_path):
+    """A Pi has no battery clock: after each power cut it starts at the same saved time, and
+    the second damaged log set aside replaced the first."""
+    same_time = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+    log_path.parent.mkdir(parents=True)
+    for garbage in (b"\x00first damaged log\n", b"\x00second damaged log\n"):
+        log_path.write_bytes(garbage)
+        TableSession.open(log_path, clock=lambda: same_time)
+    kept = sorted(p.read_bytes() for p in log_path.parent.iterdir() if ".damaged-" in p.name)
+    assert kept == [b"\x00first damaged log\n", b"\x00second damaged log\n"]
+
+
 def test_a_log_that_cannot_be_read_is_set_aside_and_the_table_starts_empty(log_path):
     log_path.mkdir(parents=True)  # a folder where the log should be: it cannot be read
     (log_path / "kept.txt").write_text("something of the café's")

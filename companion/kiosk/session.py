@@ -131,6 +131,10 @@ class TableSession:
     def _set_aside(self, why: str) -> Path | None:
         stamp = self.clock().strftime("%Y%m%d-%H%M%S")
         target = self.path.with_name(f"{self.path.stem}.{why}-{stamp}{self.path.suffix}")
+        n = 1
+        while target.exists():  # a clock started at the same saved time at each boot
+            n += 1
+            target = self.path.with_name(f"{self.path.stem}.{why}-{stamp}-{n}{self.path.suffix}")
         try:
             os.replace(self.path, target)
         except OSError as exc:
