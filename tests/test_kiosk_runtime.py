@@ -132,6 +132,22 @@ def test_tick_saves_again_after_a_full_disk(tmp_path, systemd, monkeypatch):
     kiosk.stop()
 
 
+def test_tick_saves_a_game_kept_waiting_for_room(tmp_path, systemd, monkeypatch):
+    """The table's own game saved, a game cleared on a full disk still waits: tick retries
+    for it as well."""
+    now = [0.0]
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path, "0"), clock=lambda: now[0],
+                        fsync=False)
+    saved = []
+    monkeypatch.setattr(kiosk.session, "_save_waiting", lambda: saved.append(now[0]))
+    kiosk.session.waiting.append(object())
+    for _ in range(25):
+        kiosk.tick()
+        now[0] += 1.0
+    assert saved == [RETRY_SAVE_EVERY, 2 * RETRY_SAVE_EVERY]
+    kiosk.stop()
+
+
 def test_shutdown_failure_is_a_message(tmp_path, systemd, monkeypatch):
     kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
     monkeypatch.setattr(runtime, "shutdown", lambda reboot: "The table could not be switched "

@@ -401,3 +401,57 @@ def test_a_save_that_failed_is_said_with_what_staff_can_do(log_path, monkeypatch
     [warning] = session.messages
     assert warning.startswith(f"The game cannot be saved ({error.strerror}): play goes on")
     assert warning.endswith(advice)
+
+
+def test_a_game_cleared_while_the_disk_is_full_is_saved_once_there_is_room(log_path,
+                                                                           monkeypatch):
+    """The game ended on a full disk and the next one began before space was freed: its only
+    whole copy (in memory) was thrown away, games/ kept a file cut mid-line named
+    'finished', and the history never had it."""
+    events = planned()
+    history = History.open(log_path.parent.parent / "history.sqlite")
+    session = TableSession.open(log_path, history=history)
+    for event in events[:5]:
+        session.push(event)
+    full = [True]
+    no_room = OSError(errno.ENOSPC, "No space left on device")
+    real_append, real_write = TableLog.append, session_module.write_atomically
+    real_record = History.record_game
+
+    def append(self, event):
+        if full[0]:
+            raise no_room
+        return real_append(self, event)
+
+    def write(path, data, **options):
+        if full[0]:
+            raise no_room
+        return real_write(path, data, **options)
+
+    def record(self, *args, **options):
+        if full[0]:
+            raise HistoryError("The game history could not be written: the disk is full.",
+                               reason="full")
+        return real_record(self, *args, **options)
+
+    monkeypatch.setattr(TableLog, "append", append)
+    monkeypatch.setattr(session_module, "write_atomically", write)
+    monkeypatch.setattr(History, "record_game", record)
+    for event in events[5:]:
+        session.push(event)
+    assert session.game.over and session.unsaved
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})  # before there is room
+    assert ("The last game could not be saved before the table was cleared: it is kept until "
+            "there is room again, and saved then.") in session.messages
+    assert len(session.waiting) == 1
+    full[0] = False  # room again: the runtime's next retry
+    assert session.retry_save()
+    assert not session.waiting and session.messages[-2:] == [
+        "A game kept waiting for room is saved.", "The game is saved again."]
+    games = log_path.parent / "games"
+    [finished] = [p for p in games.iterdir() if "-finished" in p.name]
+    assert lines(finished) == events and replay_file(finished).game.over
+    assert [p.name.split("-", 2)[2] for p in games.iterdir() if p != finished] == [
+        "cut-short.jsonl"]  # what had reached the disk, not called a finished game
+    assert history.game_count() == 1
+    assert lines(log_path) == [{"event": "game", "players": ["Dan", "Eve"]}]

@@ -107,7 +107,7 @@ class Kiosk:
         """Once per main-loop iteration: feeds the watchdog, and retries saving after a
         failed write every RETRY_SAVE_EVERY seconds."""
         self.watchdog.tick()
-        if self.session.unsaved:
+        if self.session.unsaved or self.session.waiting:
             now = self.clock()
             if now - self._last_retry >= RETRY_SAVE_EVERY:
                 self._last_retry = now

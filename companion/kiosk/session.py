@@ -30,6 +30,7 @@ import errno
 import logging
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,9 @@ class TableSession:
         self._lines: list[Mapping[str, Any]] = []  # the log's lines, undo lines included
         self._log: TableLog | None = None
         self._started_at: datetime | None = None
+        # Games cleared from the table before they could be saved (a full disk): kept here
+        # until there is room, then put in games/ and the history (see retry_save).
+        self.waiting: list[_Waiting] = []
 
     # ------------------------------------------------------------------------------- opening
     @classmethod
@@ -202,18 +206,23 @@ class TableSession:
         if not self.game.started:
             return
         if self.unsaved and not self.retry_save():
-            self._say("The last game's final moves could not be saved before the table was "
-                      "cleared.")
-        if self.game.over and self.recorded is None:
-            self._record()  # a last try before the table is cleared
-        self._archive()
+            # Its only whole copy is in memory: kept there until there is room again.
+            self.waiting.append(_Waiting(list(self._lines), self.game.over, self.game.state,
+                                         self._started_at, self.clock(), self.recorded))
+            self._say("The last game could not be saved before the table was cleared: it is "
+                      "kept until there is room again, and saved then.")
+            self._archive(kind="cut-short")  # what reached the disk, out of the new game's way
+        else:
+            if self.game.over and self.recorded is None:
+                self._record()  # a last try before the table is cleared
+            self._archive()
         self.game = Game()
         self._lines = []
         self.recorded = None
         self.unsaved = False
         self._started_at = None
 
-    def _archive(self) -> None:
+    def _archive(self, *, kind: str | None = None) -> None:
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -224,7 +233,7 @@ class TableSession:
             return
         folder = self.path.parent / "games"
         stamp = self.clock().strftime("%Y%m%d-%H%M%S")
-        kind = "finished" if self.game.over else "unfinished"
+        kind = kind or ("finished" if self.game.over else "unfinished")
         target = folder / f"{stamp}-{kind}{self.path.suffix}"
         n = 1
         while target.exists():
@@ -270,7 +279,9 @@ class TableSession:
                       f"power cut now would lose the last moves. {_mend(exc)}")
 
     def retry_save(self) -> bool:
-        """Try to put every event on disk again; True when the log is complete."""
+        """Try to put every event on disk again, and the games kept waiting; True when the
+        log is complete."""
+        self._save_waiting()
         if not self.unsaved:
             return True
         if self._rewrite():
@@ -292,6 +303,34 @@ class TableSession:
             self._lost_disk(exc)
             return False
         return True
+
+    def _save_waiting(self) -> None:
+        """The games kept waiting for room, each into ``games/`` whole and (finished) into
+        the history; those that still cannot be saved wait on."""
+        while self.waiting:
+            game = self.waiting[0]
+            folder = self.path.parent / "games"
+            stamp = game.finished_at.strftime("%Y%m%d-%H%M%S")
+            kind = "finished" if game.over else "unfinished"
+            target = folder / f"{stamp}-{kind}{self.path.suffix}"
+            n = 1
+            while target.exists():
+                n += 1
+                target = folder / f"{stamp}-{kind}-{n}{self.path.suffix}"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                write_atomically(target, b"".join(map(encode, game.lines)), fsync=self.fsync)
+            except OSError:
+                return
+            if game.over and game.recorded is None and self.history is not None:
+                try:
+                    self.history.record_game(game.lines, game.state,
+                                             finished_at=game.finished_at,
+                                             started_at=game.started_at)
+                except (HistoryError, ValueError):
+                    pass  # its log is whole in games/: the history can take it later
+            self.waiting.pop(0)
+            self._say("A game kept waiting for room is saved.")
 
     # ------------------------------------------------------------------------------- history
     def _record(self) -> None:
@@ -316,6 +355,18 @@ class TableSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@dataclass(frozen=True)
+class _Waiting:
+    """A game cleared from the table before it could be saved: all it takes to save it."""
+
+    lines: list[Mapping[str, Any]]
+    over: bool
+    state: dict[str, Any]
+    started_at: datetime | None
+    finished_at: datetime
+    recorded: int | None
 
 
 def _mend(exc: OSError) -> str:
