@@ -455,3 +455,23 @@ def test_a_game_cleared_while_the_disk_is_full_is_saved_once_there_is_room(log_p
         "cut-short.jsonl"]  # what had reached the disk, not called a finished game
     assert history.game_count() == 1
     assert lines(log_path) == [{"event": "game", "players": ["Dan", "Eve"]}]
+
+
+def test_the_clock_set_right_during_a_game_leaves_its_length_right(tmp_path):
+    """A Pi without a battery clock starts at the last saved time; set right by the network
+    three days later in the middle of a game, the game lasted '4320 minutes' in BG Stats."""
+    wall = [datetime(2026, 11, 27, 18, 0, tzinfo=UTC)]
+    steady = [1000.0]
+    history = History.open(tmp_path / "history.sqlite")
+    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history,
+                                clock=lambda: wall[0], monotonic=lambda: steady[0])
+    events = planned()
+    session.push(events[0])
+    wall[0] = datetime(2026, 11, 30, 18, 0, tzinfo=UTC)  # the network answered
+    for event in events[1:]:
+        steady[0] += 60.0  # a minute a move
+        session.push(event)
+    assert session.game.over and session.recorded is not None
+    play = history.export_bgstats(session.recorded)
+    assert play["durationMin"] == round(60 * (len(events) - 1) / 60)
+    assert play["playDate"].startswith("2026-11-30")

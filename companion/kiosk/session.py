@@ -29,9 +29,10 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -61,18 +62,23 @@ class TableSession:
         history: History | None = None,
         fsync: bool = True,
         clock: Callable[[], datetime] = _now,
+        monotonic: Callable[[], float] = time.monotonic,
     ):
         self.path = Path(path)
         self.history = history
         self.fsync = fsync
         self.clock = clock
+        # How long a game lasted is measured on a clock that never jumps: a Pi without a
+        # battery clock starts at the last saved time, and the time is set right (hours or
+        # days later) when the network answers, maybe in the middle of a game.
+        self.monotonic = monotonic
+        self._started_steady: float | None = None
         self.game = Game()
         self.messages: list[str] = []
         self.recorded: int | None = None  # the history's id of the finished game
         self.unsaved = False  # some events are only in memory
         self._lines: list[Mapping[str, Any]] = []  # the log's lines, undo lines included
         self._log: TableLog | None = None
-        self._started_at: datetime | None = None
         # Games cleared from the table before they could be saved (a full disk): kept here
         # until there is room, then put in games/ and the history (see retry_save).
         self.waiting: list[_Waiting] = []
@@ -86,10 +92,12 @@ class TableSession:
         history: History | None = None,
         fsync: bool = True,
         clock: Callable[[], datetime] = _now,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> TableSession:
         """Resume the game in the log at ``path`` (if any). Never raises for a bad log:
         :attr:`messages` says what was found."""
-        session = cls(Path(path), history=history, fsync=fsync, clock=clock)
+        session = cls(Path(path), history=history, fsync=fsync, clock=clock,
+                      monotonic=monotonic)
         session._resume()
         return session
 
@@ -165,7 +173,7 @@ class TableSession:
         event = dict(event)
         self.game.check(event)
         if event.get("event") == "game":
-            self._started_at = self.clock()
+            self._started_steady = self.monotonic()
         self._write(event)
         notes = self.game.push(event)
         if self.game.over:
@@ -208,7 +216,7 @@ class TableSession:
         if self.unsaved and not self.retry_save():
             # Its only whole copy is in memory: kept there until there is room again.
             self.waiting.append(_Waiting(list(self._lines), self.game.over, self.game.state,
-                                         self._started_at, self.clock(), self.recorded))
+                                         *self._times(), self.recorded))
             self._say("The last game could not be saved before the table was cleared: it is "
                       "kept until there is room again, and saved then.")
             self._archive(kind="cut-short")  # what reached the disk, out of the new game's way
@@ -220,7 +228,7 @@ class TableSession:
         self._lines = []
         self.recorded = None
         self.unsaved = False
-        self._started_at = None
+        self._started_steady = None
 
     def _archive(self, *, kind: str | None = None) -> None:
         if self._log is not None:
@@ -304,6 +312,14 @@ class TableSession:
             return False
         return True
 
+    def _times(self) -> tuple[datetime | None, datetime]:
+        """(started, finished) of the game now: finished by the clock, started as long before
+        as the game lasted by the steady clock (None when this run did not see it start)."""
+        finished = self.clock()
+        if self._started_steady is None:
+            return None, finished
+        return finished - timedelta(seconds=self.monotonic() - self._started_steady), finished
+
     def _save_waiting(self) -> None:
         """The games kept waiting for room, each into ``games/`` whole and (finished) into
         the history; those that still cannot be saved wait on."""
@@ -337,9 +353,9 @@ class TableSession:
         if self.history is None or self.recorded is not None:
             return
         try:
+            started_at, finished_at = self._times()
             self.recorded = self.history.record_game(
-                self._lines, self.game.state, finished_at=self.clock(),
-                started_at=self._started_at)
+                self._lines, self.game.state, finished_at=finished_at, started_at=started_at)
         except HistoryError as exc:
             self._say(str(exc))
         except ValueError as exc:  # cannot happen for a game the engine finished; say so
