@@ -578,3 +578,25 @@ def test_a_looping_folder_emptied_then_filled_again_is_a_camera_gone_then_back(t
     cv2.imwrite(str(tmp_path / "b.png"), solid(2))
     clock.now += 60
     assert int(src.read().image[0, 0, 0]) == 2 and src.status == OK
+
+
+def _with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """The JPEG with an EXIF block saying how the camera was held (6: turned a quarter)."""
+    import struct
+
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+    tiff += struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def test_a_phone_photo_in_the_folder_is_turned_as_a_viewer_shows_it(tmp_path):
+    """The folder camera ignored EXIF orientation, where recognize follows it: camera-check
+    saved a phone's photo on its side."""
+    picture = np.zeros((60, 80, 3), np.uint8)
+    picture[:, :40] = 255  # left half white
+    ok, jpeg = cv2.imencode(".jpg", picture)
+    (tmp_path / "phone.jpg").write_bytes(_with_orientation(jpeg.tobytes(), 6))
+    frame = FolderSource(tmp_path).read()
+    assert frame.image.shape == (80, 60, 3)  # turned a quarter, as a viewer shows it
+    assert frame.image[:30].mean() > 200 and frame.image[50:].mean() < 50  # white on top

@@ -79,7 +79,6 @@ class FolderSource:
         return not self.loop and self._next >= len(self.files)
 
     def read(self) -> Frame | None:
-        import cv2
 
         from vision.images import read_image
 
@@ -92,7 +91,9 @@ class FolderSource:
             self._next += 1
             why = "not a picture OpenCV can read"
             try:
-                image = read_image(path, cv2.IMREAD_UNCHANGED)
+                # As recognize reads a picture: a phone photo turned as its EXIF says, a
+                # 16-bit one scaled as 16 bits (not by its own brightest pixel).
+                image = read_image(path)
             except OSError as err:  # gone, or unreadable, since the folder was listed
                 image, why = None, "it is no longer there" if isinstance(
                     err, FileNotFoundError) else f"it cannot be read ({err.strerror or err})"
