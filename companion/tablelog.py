@@ -220,6 +220,15 @@ class TableLog:
                 self._file.truncate(start)
             raise
 
+    def removed(self) -> bool:
+        """True when the file written to is no longer at ``path`` (deleted or replaced)."""
+        try:
+            here = os.stat(self.path)
+        except OSError:
+            return True
+        mine = os.fstat(self._file.fileno())
+        return (here.st_dev, here.st_ino) != (mine.st_dev, mine.st_ino)
+
     def _flush(self) -> None:
         self._file.flush()
         if self.fsync:

@@ -475,3 +475,21 @@ def test_the_clock_set_right_during_a_game_leaves_its_length_right(tmp_path):
     play = history.export_bgstats(session.recorded)
     assert play["durationMin"] == round(60 * (len(events) - 1) / 60)
     assert play["playDate"].startswith("2026-11-30")
+
+
+def test_a_state_folder_removed_while_the_table_runs_is_made_again(log_path):
+    """rm -rf of the state folder 12 s into a game: the rest of it went into the deleted
+    file, and the game was found nowhere afterwards, without a word."""
+    import shutil
+
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:4]:
+        session.push(event)
+    shutil.rmtree(log_path.parent)
+    session.push(events[4])
+    assert session.messages == ["The table log was removed while the table ran: it is written "
+                                "again, with the whole game."]
+    assert lines(log_path) == events[:5]
+    session.push(events[5])
+    assert lines(log_path) == events[:6] and len(session.messages) == 1

@@ -273,6 +273,13 @@ class TableSession:
             self._log.append(event)
         except OSError as exc:
             self._lost_disk(exc)
+            return
+        if self._log.removed():
+            # The log (or the whole state folder) was deleted while the table ran: the
+            # moves went into a file no one can open again. Written anew, whole.
+            if self._rewrite():
+                self._say("The table log was removed while the table ran: it is written "
+                          "again, with the whole game.")
 
     def _lost_disk(self, exc: OSError) -> None:
         if self._log is not None:
