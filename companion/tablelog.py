@@ -23,6 +23,7 @@ from companion.errors import LogFormatError, TableError
 log = logging.getLogger(__name__)
 
 BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
+MAX_LOG_BYTES = 16 * 2**20
 
 
 @dataclass(frozen=True)
@@ -149,9 +150,16 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
 
 def replay_file(path: str | os.PathLike[str], *, torn_tail_ok: bool = False) -> Replay:
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            # A video given by mistake would fill a 2 GB Pi's memory (a 32 MB file took
+            # 500 MB): a whole game's log is a few kilobytes.
+            data = f.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
         return Replay(Game(), BadLine(0, f"cannot read the log {str(path)!r}: {exc.strerror}"))
+    if len(data) > MAX_LOG_BYTES:
+        return Replay(Game(), BadLine(0, f"{str(path)!r} is far too large to be a table log "
+                                         f"(over {MAX_LOG_BYTES // 2**20} MB; a game's log is a "
+                                         "few kilobytes)"))
     return replay_bytes(data, torn_tail_ok=torn_tail_ok)
 
 

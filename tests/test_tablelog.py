@@ -194,3 +194,16 @@ def test_a_line_the_disk_refused_is_not_written_later_with_its_retries(tmp_path,
     log.close()
     assert path.read_bytes() == encode(game("Ann", "Ben")) + encode(inv("Ann", "cook", True))
     assert replay_file(path).error is None
+
+
+def test_a_file_far_too_large_to_be_a_log_is_refused_unread(tmp_path, capsys, monkeypatch):
+    """A video given for the log: 32 MB took 500 MB of memory, enough to stop a 2 GB Pi."""
+    import companion.tablelog as tablelog_module
+
+    monkeypatch.setattr(tablelog_module, "MAX_LOG_BYTES", 1000)
+    big = tmp_path / "film.mp4"
+    big.write_bytes(encode(game("Ann", "Ben")) * 100)
+    replay = replay_file(big)
+    assert replay.error.line == 0 and "far too large to be a table log" in replay.error.message
+    status, [line] = run_replay(capsys, big)
+    assert status == 1 and "far too large" in line["error"]["message"]
