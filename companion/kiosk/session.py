@@ -239,14 +239,11 @@ class TableSession:
         if self.path.stat().st_size == 0:
             self.path.unlink()
             return
-        folder = self.path.parent / "games"
-        stamp = self.clock().strftime("%Y%m%d-%H%M%S")
-        kind = kind or ("finished" if self.game.over else "unfinished")
-        target = folder / f"{stamp}-{kind}{self.path.suffix}"
-        n = 1
-        while target.exists():
-            n += 1
-            target = folder / f"{stamp}-{kind}-{n}{self.path.suffix}"
+        when = self.clock()
+        stamp = when.strftime("%Y%m%d-%H%M%S")
+        target = self._archive_name(when, kind or ("finished" if self.game.over else
+                                                   "unfinished"))
+        folder = target.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
             os.replace(self.path, target)
@@ -327,21 +324,26 @@ class TableSession:
             return None, finished
         return finished - timedelta(seconds=self.monotonic() - self._started_steady), finished
 
+    def _archive_name(self, when: datetime, kind: str) -> Path:
+        """A name not yet taken in ``games/`` for a log of ``kind`` put away at ``when``."""
+        folder = self.path.parent / "games"
+        stamp = when.strftime("%Y%m%d-%H%M%S")
+        target = folder / f"{stamp}-{kind}{self.path.suffix}"
+        n = 1
+        while target.exists():
+            n += 1
+            target = folder / f"{stamp}-{kind}-{n}{self.path.suffix}"
+        return target
+
     def _save_waiting(self) -> None:
         """The games kept waiting for room, each into ``games/`` whole and (finished) into
         the history; those that still cannot be saved wait on."""
         while self.waiting:
             game = self.waiting[0]
-            folder = self.path.parent / "games"
-            stamp = game.finished_at.strftime("%Y%m%d-%H%M%S")
-            kind = "finished" if game.over else "unfinished"
-            target = folder / f"{stamp}-{kind}{self.path.suffix}"
-            n = 1
-            while target.exists():
-                n += 1
-                target = folder / f"{stamp}-{kind}-{n}{self.path.suffix}"
+            target = self._archive_name(game.finished_at,
+                                        "finished" if game.over else "unfinished")
             try:
-                folder.mkdir(parents=True, exist_ok=True)
+                target.parent.mkdir(parents=True, exist_ok=True)
                 write_atomically(target, b"".join(map(encode, game.lines)), fsync=self.fsync)
             except OSError:
                 return
