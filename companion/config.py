@@ -34,6 +34,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.events import has_control_character
+
 __all__ = [
     "Config",
     "LANGUAGES",
@@ -117,7 +119,7 @@ def _names(value: Any) -> tuple[str, ...]:
         raise _Bad(f"give 1 to {MAX_SEATS} names, one per seat")
     if any(not n for n in names):
         raise _Bad("a name is empty")
-    if bad := next((n for n in names if not n.isprintable()), None):
+    if bad := next((n for n in names if has_control_character(n)), None):
         raise _Bad(f"{bad!r} cannot be a name: it holds a control character")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:

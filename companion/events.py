@@ -6,6 +6,7 @@ whether the rules allow it at this point is the engine's business.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -105,9 +106,16 @@ def _field(line: Mapping[str, Any], key: str, event: str) -> Any:
     return line[key]
 
 
+def has_control_character(text: str) -> bool:
+    """Whether ``text`` holds a control character (a NUL, a tab, a newline, a line or
+    paragraph separator): no screen can draw one in a line of text. Spaces of every kind,
+    joiners (in emoji) and direction marks are letters' company, not control characters."""
+    return any(unicodedata.category(c) == "Cc" or c in "\u2028\u2029" for c in text)
+
+
 def _is_name(value: Any) -> bool:
-    """A player's name: text, not blank, without control characters (a newline, a NUL)."""
-    return isinstance(value, str) and bool(value.strip()) and value.isprintable()
+    """A player's name: text, not blank, without control characters."""
+    return isinstance(value, str) and bool(value.strip()) and not has_control_character(value)
 
 
 def _name(line: Mapping[str, Any], key: str, event: str) -> str:

@@ -166,8 +166,17 @@ def test_check_validates_without_applying():
         g.check(UNDO)
 
 
-@pytest.mark.parametrize("name", ["Ann\u0000", "Ann\nBen", "\tAnn"])
+@pytest.mark.parametrize("name", ["Ann\u0000", "Ann\nBen", "\tAnn", "Ann\u2028Ben"])
 def test_a_name_with_a_control_character_is_no_name(name):
     """A NUL in a name crashed the screen at its first redraw (pygame refuses the text)."""
     refused(Game(), game(name, "Ben"), "must be a list of names", LogFormatError)
     refused(three(), inv(name, "cook", True), "must be a player's name", LogFormatError)
+
+
+@pytest.mark.parametrize("name", ["Jean\u00a0Luc", "👩\u200d🍳 Mia", "\u200fנועה", "민지"])
+def test_names_with_spaces_joiners_and_marks_of_every_kind_are_names(name):
+    """A no-break space, an emoji made with a joiner, a right-to-left mark: refused as
+    control characters by the first check, and a game logged by the version before with
+    such a name was set aside as damaged when the table started."""
+    g = play(game(name, "Ben", "Cat"))
+    assert g.state["players"][0]["name"] == name

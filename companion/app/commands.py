@@ -66,6 +66,7 @@ def seat_names(text) -> list[str]:
     """Names by seat from "Ann,Ben" (or a list); seats without a name keep their colour.
     Raises ValueError with a sentence for a bad list."""
     from companion.app.controller import SEAT_COLOURS  # noqa: PLC0415
+    from companion.events import has_control_character  # noqa: PLC0415
 
     if text is None:
         return list(SEAT_COLOURS)
@@ -74,7 +75,7 @@ def seat_names(text) -> list[str]:
         raise ValueError(f"there are {len(SEAT_COLOURS)} seats, but {len(names)} names")
     if any(not n for n in names):
         raise ValueError("a name is empty: give one name per seat, separated by commas")
-    if bad := next((n for n in names if not n.isprintable()), None):
+    if bad := next((n for n in names if has_control_character(n)), None):
         raise ValueError(f"{bad!r} cannot be a name: it holds a control character")
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
