@@ -215,11 +215,28 @@ MAX_MISTAKES = 20  # lines left out of a file before it is given up as a whole
 _AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
+def _decoded(raw: bytes) -> str:
+    """The file's text: UTF-16 when it begins so (Notepad's "Unicode"), else UTF-8 with or
+    without a byte order mark, each byte that is not UTF-8 made U+FFFD (its line is left
+    out). UnicodeDecodeError for UTF-16 that is not."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16")
+    return raw.decode("utf-8-sig", errors="replace")
+
+
+_HEADER = re.compile(r"[\[［]?\s*[\w.\- \"']+\s*[\]］]")  # hardware], ［hardware］
+
+
 def _lenient_toml(text: str) -> tuple[dict[str, Any], list[tuple[int, str, str]]]:
-    """The TOML ``text`` read with each line that has a mistake left out (a section's header
-    with its whole section: its settings must not land in the section above), and what was
-    left out: (line number, the line shortened, why). ``_Bad`` when no line can be blamed."""
+    """The TOML ``text`` read with each setting that has a mistake left out, and what was
+    left out: (line number, the line shortened, what is said of it). ``_Bad`` when no line
+    can be blamed.
+
+    A section's header with a mistake goes with its whole section: its settings must not
+    land in the section above. A line inside a value written over several lines (a list of
+    names) goes with the whole setting: half a list would seat the players wrongly."""
     lines = text.splitlines()
+    gone: set[int] = set()  # lines left out (0-based)
     mistakes: list[tuple[int, str, str]] = []
     while True:
         try:
@@ -232,14 +249,66 @@ def _lenient_toml(text: str) -> tuple[dict[str, Any], list[tuple[int, str, str]]
             if not 1 <= n <= len(lines) or not lines[n - 1].strip() or (
                     len(mistakes) >= MAX_MISTAKES):
                 raise _Bad(str(exc)) from None
-            bad = lines[n - 1].strip()
             why = _AT_LINE.sub("", str(exc)).strip()
-            mistakes.append((n, bad if len(bad) <= 40 else bad[:39] + "…", why))
-            end = n
-            if bad.startswith("["):  # a section's header: its section goes with it
-                while end < len(lines) and not lines[end].lstrip().startswith("["):
-                    end += 1
-            lines[n - 1:end] = [""] * (end - n + 1)
+            first = last = n - 1
+            bad = lines[first].strip()
+            said: str | None
+            if bad.startswith("[") or ("=" not in bad and _HEADER.fullmatch(bad)):
+                while last + 1 < len(lines) and not lines[last + 1].lstrip().startswith("["):
+                    last += 1
+                said = (f"{why}. That section was begun before: its settings here are left "
+                        "out; put them in the first one" if why.startswith("Cannot declare")
+                        else f"{why}. That section is left out: its settings keep their "
+                             "defaults")
+            elif "=" not in bad:  # inside a value over several lines: back to its setting
+                while first > 0 and first - 1 not in gone and "=" not in lines[first - 1] \
+                        and not lines[first - 1].lstrip().startswith("["):
+                    first -= 1
+                if first > 0 and first - 1 not in gone and "=" in lines[first - 1]:
+                    first -= 1
+                    said = f"{why}. That setting is left out: it keeps its default"
+                elif first > 0 and first - 1 in gone:
+                    said = None  # the rest of a setting already left out: said once
+                else:
+                    first, said = n - 1, f"{why}. That line is left out"
+            elif why.startswith("Cannot overwrite"):
+                said = f"{why}. That line is left out: the first one counts"
+            else:
+                said = f"{why}. That line is left out: its setting keeps its default"
+            if said is not None:
+                shown = lines[first].strip()
+                mistakes.append((first + 1, shown if len(shown) <= 40 else shown[:39] + "…",
+                                 said))
+            for k in range(first, last + 1):
+                lines[k] = ""
+                gone.add(k)
+
+
+def read_settings(raw: bytes, where: str, *, what: str = "The configuration"
+                  ) -> tuple[dict[str, Any] | None, list[str]]:
+    """A TOML settings file's bytes read leniently (``_decoded``, ``_lenient_toml``), and the
+    warnings about it, each beginning ``what`` ``where``; None for the settings when none
+    can be used (then the last warning says why)."""
+    warnings: list[str] = []
+    try:
+        text = _decoded(raw)
+    except UnicodeDecodeError:
+        return None, [f"{what} {where} is not text that can be read."]
+    lines = text.split("\n")
+    for n, line in enumerate(lines, 1):
+        if "\ufffd" in line:
+            # Saved in another encoding ("José" in Latin-1, a Korean name in CP949): read
+            # in any other, a name would be garbled into the log and the history for good.
+            warnings.append(f"{what} {where} has a mistake on line {n}: it is not "
+                            "UTF-8 text. That line is left out: its setting keeps its default. "
+                            "Save the file as UTF-8.")
+    try:
+        data, mistakes = _lenient_toml("\n".join("" if "\ufffd" in x else x for x in lines))
+    except _Bad as exc:
+        return None, [*warnings, f"{what} {where} has a mistake: {exc}."]
+    warnings += [f"{what} {where} has a mistake on line {line} ({shown}): {said}."
+                 for line, shown, said in mistakes]
+    return data, warnings
 
 
 def load_config(
@@ -266,27 +335,9 @@ def load_config(
     except OSError as exc:
         return defaults, [f"Cannot read the configuration {where} ({exc.strerror or exc}): "
                           "starting with the default settings."]
-    warnings: list[str] = []
-    try:
-        text = raw.decode("utf-8-sig")  # Notepad may begin a file with a byte order mark
-    except UnicodeDecodeError as exc:
-        # Saved in a Windows editor's own encoding ("José" in Latin-1): read as that.
-        text = raw.decode("cp1252", errors="replace")
-        warnings.append(f"The configuration {where} is not UTF-8 text (byte {exc.start}): read "
-                        "as Windows text; save it as UTF-8 if a name shows wrong.")
-    try:
-        data, mistakes = _lenient_toml(text)
-    except _Bad as exc:
-        return defaults, [*warnings, f"The configuration {where} has a mistake: {exc}. "
-                                     "Starting with the default settings."]
-    for line, what, why in mistakes:
-        left_out = ("That section is left out: its settings keep their defaults"
-                    if what.startswith("[") else
-                    "That line is left out: the first one counts"
-                    if why.startswith("Cannot overwrite") else
-                    "That line is left out: its setting keeps its default")
-        warnings.append(f"The configuration {where} has a mistake on line {line} ({what}): "
-                        f"{why}. {left_out}.")
+    data, warnings = read_settings(raw, where)
+    if data is None:
+        return defaults, [*warnings[:-1], f"{warnings[-1]} Starting with the default settings."]
 
     values: dict[str, Any] = {"source": path}
     base = path.parent

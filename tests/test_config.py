@@ -113,12 +113,25 @@ def test_unreadable_file_simulated(tmp_path, monkeypatch):
     assert config.seats == 6
 
 
-def test_not_utf8_is_read_as_windows_text(tmp_path):
-    """Saved by an older Windows editor in its own encoding: 'José' in Latin-1."""
-    config, warnings = load_config(write(tmp_path, b'names = ["Jos\xe9", "Ann"]\n'),
+@pytest.mark.parametrize("encoding", ["latin-1", "cp949"])
+def test_a_line_not_in_utf8_is_left_out_never_garbled(tmp_path, encoding):
+    """Saved by an editor in its own encoding ('José' in Latin-1, a Korean name in CP949):
+    the file was refused whole; then read as Windows text, which made '김민수' '±è¹Î¼ö' in
+    the log and the history for good. Only that line is left out, the rest counts."""
+    name = "José" if encoding == "latin-1" else "김민수"
+    text = f'seats = 4\nnames = ["{name}", "Ann"]\nlanguage = "ko"\n'.encode(encoding)
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert only(warnings).endswith("has a mistake on line 2: it is not UTF-8 text. That line "
+                                   "is left out: its setting keeps its default. Save the file "
+                                   "as UTF-8.")
+    assert config.names is None and config.seats == 4 and config.language == "ko"
+
+
+def test_notepads_unicode_is_read(tmp_path):
+    """Notepad's "Unicode" is UTF-16 with its mark."""
+    config, warnings = load_config(write(tmp_path, 'names = ["민지", "Ann"]\n'.encode("utf-16")),
                                    environ=ENV)
-    assert "not UTF-8 text (byte 13): read as Windows text" in only(warnings)
-    assert config.names == ("José", "Ann")
+    assert warnings == [] and config.names == ("민지", "Ann")
 
 
 def test_a_byte_order_mark_is_no_mistake(tmp_path):
@@ -161,6 +174,29 @@ def test_a_broken_section_header_leaves_out_its_section(tmp_path):
            "section is left out: its settings keep their defaults." in only(warnings)
     assert config.seats == 3 and config.state_dir == tmp_path / "s"
     assert config.camera["kind"] == "picamera2"
+
+
+@pytest.mark.parametrize(("text", "line", "said"), [
+    # Half a list would seat Cat in seat 2: the whole setting is left out.
+    ('names = [\n "Ann",\n Ben,\n "Cat",\n]\nseats = 4\n', "line 1 (names = [)",
+     "Invalid value. That setting is left out: it keeps its default."),
+    # Without its '[' (or in full-width brackets): its settings went into [camera].
+    ('[camera]\nkind = "opencv"\nhardware]\nled_brightness = 0.2\nseats = 4\n',
+     "line 3 (hardware])", "That section is left out: its settings keep their defaults."),
+    ('[camera]\nkind = "opencv"\n［hardware］\nled_brightness = 0.2\nseats = 4\n',
+     "line 3 (［hardware］)", "That section is left out: its settings keep their defaults."),
+    # Begun twice: the first one's settings count, not the defaults.
+    ('seats = 4\n[camera]\nkind = "opencv"\n[camera]\ndevice = 2\n', "line 4 ([camera])",
+     "That section was begun before: its settings here are left out; put them in the first "
+     "one."),
+])
+def test_a_mistake_inside_a_setting_or_a_section_leaves_out_all_of_it(tmp_path, text, line,
+                                                                       said):
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert f"has a mistake on {line}: " in only(warnings) and only(warnings).endswith(said)
+    assert config.names is None and config.led_brightness == 0.5
+    assert config.seats == (4 if "names" in text or "device" in text else 6)
+    assert config.camera == ({"kind": "opencv"} if "camera" in text else {"kind": "picamera2"})
 
 
 @pytest.mark.parametrize(("text", "said"), [

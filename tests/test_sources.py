@@ -250,7 +250,8 @@ def test_camera_config_from_toml(tmp_path):
     path.write_text('[camera]\nkind = "opencv"\ndevice = 1\nwidth = 640\n')
     assert parse_source(str(path)) == {"kind": "opencv", "device": 1, "width": 640}
     (tmp_path / "bad.toml").write_text("[camera\nkind=")
-    with pytest.raises(SourceConfigError, match="not valid TOML"):
+    with pytest.raises(SourceConfigError, match=r"has no \[camera\] table: its mistake on line "
+                                                r"1 \(\[camera\): Expected '\]'"):
         load_camera_config(tmp_path / "bad.toml")
     (tmp_path / "empty.toml").write_text("[other]\n")
     with pytest.raises(SourceConfigError, match=r"no \[camera\] table"):
@@ -268,7 +269,7 @@ def test_camera_settings_files_as_editors_and_mistakes_leave_them(tmp_path):
     with pytest.raises(SourceConfigError, match="folder.toml' cannot be read: Is a directory"):
         parse_source(str(tmp_path / "folder.toml"))
     (tmp_path / "deep.toml").write_text("x = " + "[" * 100_000 + "\n")
-    with pytest.raises(SourceConfigError, match="not valid TOML: its values are nested too"):
+    with pytest.raises(SourceConfigError, match="has a mistake: its values are nested too"):
         load_camera_config(tmp_path / "deep.toml")
 
 
@@ -600,3 +601,12 @@ def test_a_phone_photo_in_the_folder_is_turned_as_a_viewer_shows_it(tmp_path):
     frame = FolderSource(tmp_path).read()
     assert frame.image.shape == (80, 60, 3)  # turned a quarter, as a viewer shows it
     assert frame.image[:30].mean() > 200 and frame.image[50:].mean() < 50  # white on top
+
+
+def test_a_mistake_elsewhere_in_the_tables_settings_does_not_stop_its_camera(tmp_path, caplog):
+    """docs/kiosk.md has staff run camera-check --source /etc/abraca-companion/config.toml: a
+    typo outside [camera] made it refuse a file the table itself reads."""
+    path = tmp_path / "config.toml"
+    path.write_text('language = ko\n[camera]\nkind = "synthetic"\n')
+    assert parse_source(str(path)) == {"kind": "synthetic"}
+    assert "has a mistake on line 1 (language = ko)" in caplog.text

@@ -490,26 +490,29 @@ def _value(text: str) -> Any:
 
 
 def load_camera_config(path: str | Path, section: str = "camera") -> dict[str, Any]:
-    """The ``[camera]`` table of a TOML file."""
-    import tomllib
+    """The ``[camera]`` table of a TOML file, read as the table reads its configuration: a
+    mistake elsewhere in the file is a warning (logged), not a refusal."""
+    from companion.config import read_settings
 
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # BOM: Notepad
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise SourceConfigError(f"the settings file {str(path)!r} does not exist") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SourceConfigError(
-            f"the settings file {str(path)!r} is not valid TOML: {exc}") from None
-    except RecursionError:
-        raise SourceConfigError(f"the settings file {str(path)!r} is not valid TOML: its "
-                                "values are nested too deeply") from None
     except OSError as exc:
         raise SourceConfigError(f"the settings file {str(path)!r} cannot be read: "
                                 f"{exc.strerror or exc}") from None
+    data, warnings = read_settings(raw, repr(str(path)), what="the settings file")
+    if data is None:
+        raise SourceConfigError(warnings[-1].rstrip("."))
+    for warning in warnings:
+        log.warning("%s", warning[0].upper() + warning[1:])
     table = data.get(section)
     if not isinstance(table, dict):
-        raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table")
+        why = ""
+        if warnings and " has a mistake " in warnings[-1]:
+            why = ": its mistake " + warnings[-1].split(" has a mistake ", 1)[1].rstrip(".")
+        raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table{why}")
     return table
 
 
