@@ -145,6 +145,7 @@ def test_tick_saves_a_game_kept_waiting_for_room(tmp_path, systemd, monkeypatch)
         kiosk.tick()
         now[0] += 1.0
     assert saved == [RETRY_SAVE_EVERY, 2 * RETRY_SAVE_EVERY]
+    kiosk.session.waiting.clear()
     kiosk.stop()
 
 

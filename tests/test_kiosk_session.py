@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -493,3 +493,104 @@ def test_a_state_folder_removed_while_the_table_runs_is_made_again(log_path):
     assert lines(log_path) == events[:5]
     session.push(events[5])
     assert lines(log_path) == events[:6] and len(session.messages) == 1
+
+
+
+def _full_disk(monkeypatch):
+    """A disk with no room for the log, games/ or the history until ``full[0] = False``."""
+    full = [True]
+    no_room = OSError(errno.ENOSPC, "No space left on device")
+    real_append, real_write = TableLog.append, session_module.write_atomically
+    real_record = History.record_game
+
+    def append(self, event):
+        if full[0]:
+            raise no_room
+        return real_append(self, event)
+
+    def write(path, data, **options):
+        if full[0]:
+            raise no_room
+        return real_write(path, data, **options)
+
+    def record(self, *args, **options):
+        if full[0]:
+            raise HistoryError("The game history could not be written: the disk is full.",
+                               reason="full")
+        return real_record(self, *args, **options)
+
+    monkeypatch.setattr(TableLog, "append", append)
+    monkeypatch.setattr(session_module, "write_atomically", write)
+    monkeypatch.setattr(History, "record_game", record)
+    return full
+
+
+def test_a_game_kept_waiting_keeps_the_time_it_ended_not_the_time_it_was_saved(
+        tmp_path, monkeypatch):
+    """45 minutes of talk before the next game, on a full disk: the game was saved with
+    them counted in its length (86 minutes for 41)."""
+    wall = [datetime(2026, 11, 30, 18, 0, tzinfo=UTC)]
+    steady = [0.0]
+
+    def wait(minutes):
+        wall[0] += timedelta(minutes=minutes)
+        steady[0] += 60.0 * minutes
+
+    history = History.open(tmp_path / "history.sqlite")
+    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history,
+                                clock=lambda: wall[0], monotonic=lambda: steady[0])
+    events = planned()
+    full = _full_disk(monkeypatch)
+    for event in events:
+        session.push(event)
+        wait(1)
+    assert session.game.over
+    wait(45)  # the players talk, then start again, the disk still full
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    wait(30)
+    full[0] = False
+    session.retry_save()
+    [game] = history.list_games()
+    play = history.export_bgstats(game.id)
+    assert play["durationMin"] == len(events) - 1
+    assert game.finished_at == datetime(2026, 11, 30, 18, 0, tzinfo=UTC) + timedelta(
+        minutes=len(events) - 1)
+
+
+def test_a_game_still_waiting_when_the_table_closes_goes_to_the_journal(tmp_path, monkeypatch,
+                                                                      caplog):
+    """Switched off with the disk still full, the game kept in memory vanished without a
+    word: its log is written to the journal, the one place left."""
+    history = History.open(tmp_path / "history.sqlite")
+    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history)
+    events = planned()
+    _full_disk(monkeypatch)
+    for event in events:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    with caplog.at_level("ERROR", logger="companion.kiosk.session"):
+        session.close()
+    [record] = [r for r in caplog.records if "could not be saved before the table closed"
+                in r.getMessage()]
+    logged = record.getMessage().split("\n", 1)[1]
+    assert [json.loads(line) for line in logged.splitlines()] == events
+
+
+def test_a_game_kept_waiting_that_the_history_refuses_is_said_so(log_path, monkeypatch):
+    history = History.open(log_path.parent.parent / "history.sqlite")
+    session = TableSession.open(log_path, history=history)
+    events = planned()
+    full = _full_disk(monkeypatch)
+    for event in events:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    full[0] = False
+
+    def damaged(self, *args, **options):
+        raise HistoryError("The game history at h is damaged.", reason="damaged")
+
+    monkeypatch.setattr(History, "record_game", damaged)
+    session.retry_save()
+    assert not session.waiting
+    assert (f"A game kept waiting for room is saved in {log_path.parent / 'games'}, but the "
+            "history could not take it (The game history at h is damaged.).") in session.messages

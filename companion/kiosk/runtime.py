@@ -140,6 +140,7 @@ class Kiosk:
         refused power-off would then end in the table being killed and restarted. A power-off
         that works stops the service anyway, and ``stop`` says STOPPING=1."""
         self.notifier.status("Restarting" if reboot else "Switching off")
+        self.session.retry_save()  # a last try for what waits for room (see stop)
         message = shutdown(reboot=reboot)
         if message is not None:
             self.notifier.status(message)

@@ -73,6 +73,7 @@ class TableSession:
         # days later) when the network answers, maybe in the middle of a game.
         self.monotonic = monotonic
         self._started_steady: float | None = None
+        self._ended: tuple[datetime | None, datetime] | None = None  # (started, finished)
         self.game = Game()
         self.messages: list[str] = []
         self.recorded: int | None = None  # the history's id of the finished game
@@ -176,6 +177,9 @@ class TableSession:
             self._started_steady = self.monotonic()
         self._write(event)
         notes = self.game.push(event)
+        # When the game ended, by the clocks: not when the table is cleared (the players may
+        # talk a while first), nor when it is saved at last after a full disk.
+        self._ended = (self._ended or self._times()) if self.game.over else None
         if self.game.over:
             self._record()
         return notes
@@ -216,7 +220,7 @@ class TableSession:
         if self.unsaved and not self.retry_save():
             # Its only whole copy is in memory: kept there until there is room again.
             self.waiting.append(_Waiting(list(self._lines), self.game.over, self.game.state,
-                                         *self._times(), self.recorded))
+                                         *(self._ended or self._times()), self.recorded))
             self._say("The last game could not be saved before the table was cleared: it is "
                       "kept until there is room again, and saved then.")
             self._archive(kind="cut-short")  # what reached the disk, out of the new game's way
@@ -229,6 +233,7 @@ class TableSession:
         self.recorded = None
         self.unsaved = False
         self._started_steady = None
+        self._ended = None
 
     def _archive(self, *, kind: str | None = None) -> None:
         if self._log is not None:
@@ -347,22 +352,24 @@ class TableSession:
                 write_atomically(target, b"".join(map(encode, game.lines)), fsync=self.fsync)
             except OSError:
                 return
+            said = "A game kept waiting for room is saved."
             if game.over and game.recorded is None and self.history is not None:
                 try:
                     self.history.record_game(game.lines, game.state,
                                              finished_at=game.finished_at,
                                              started_at=game.started_at)
-                except (HistoryError, ValueError):
-                    pass  # its log is whole in games/: the history can take it later
+                except (HistoryError, ValueError) as exc:
+                    said = (f"A game kept waiting for room is saved in {target.parent}, but the "
+                            f"history could not take it ({exc}).")
             self.waiting.pop(0)
-            self._say("A game kept waiting for room is saved.")
+            self._say(said)
 
     # ------------------------------------------------------------------------------- history
     def _record(self) -> None:
         if self.history is None or self.recorded is not None:
             return
         try:
-            started_at, finished_at = self._times()
+            started_at, finished_at = self._ended or self._times()
             self.recorded = self.history.record_game(
                 self._lines, self.game.state, finished_at=finished_at, started_at=started_at)
         except HistoryError as exc:
@@ -374,6 +381,12 @@ class TableSession:
         if self._log is not None:
             self._log.close()
             self._log = None
+        self._save_waiting()  # a last try
+        for game in self.waiting:
+            # Memory is about to go: the journal (kept elsewhere) is the last place left.
+            log.error("A game kept waiting for room could not be saved before the table "
+                      "closed; its table log follows.\n%s",
+                      b"".join(map(encode, game.lines)).decode("utf-8"))
 
     def __enter__(self) -> TableSession:
         return self
