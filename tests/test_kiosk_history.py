@@ -273,13 +273,15 @@ def test_a_database_from_a_newer_version(tmp_path):
         History.open(path)
 
 
-def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path, capsys):
+@pytest.mark.parametrize("table", ["notes (a)", "games (id INTEGER PRIMARY KEY, title)"])
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path, capsys, table):
     """stats --db on another program's SQLite file switched it to WAL and added the games'
-    tables to it; with a user_version above ours it was called 'a newer companion's'."""
+    tables to it; with a user_version above ours it was called 'a newer companion's'. A
+    board game app's own table of games passed for ours, its rows counted as games."""
     path = tmp_path / "other.db"
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE notes (a)")
-    conn.execute("INSERT INTO notes VALUES ('mine')")
+    conn.execute(f"CREATE TABLE {table}")
+    conn.execute(f"INSERT INTO {table.split()[0]} VALUES ({'1, ' if 'id' in table else ''}'mine')")
     conn.execute("PRAGMA user_version = 7")
     conn.commit()
     conn.close()

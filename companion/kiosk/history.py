@@ -210,7 +210,9 @@ class History:
         version = c.execute("PRAGMA user_version").fetchone()[0]
         tables = {name for (name,) in c.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
-        if tables and "games" not in tables:
+        columns = {row[1] for row in c.execute("PRAGMA table_info(games)")}
+        if tables and not {"fingerprint", "log", "state", "finished_at"} <= columns:
+            # Another program's file, even one with a table called games (a board game app).
             raise sqlite3.DatabaseError(
                 "file is not a database of games: it holds other tables, none of the "
                 "companion's; nothing in it was changed")
