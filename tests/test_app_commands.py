@@ -429,3 +429,27 @@ def test_a_panel_that_would_not_open_is_said_for_what_it_is(tmp_path):
         kind = "no gpio"
 
     assert panel_warning(NoGpio("Cannot reach the pins")) == ("warn.no_gpio", {})
+
+
+def test_one_cards_picture_copied_over_anothers_is_said_by_both_names(tmp_path, caplog):
+    """ghost.png copied over cook.png to fill a gap: the copy check kept cook (the shorter
+    name) and left ghost.png out, and the screen said the Ghost had no picture, while the
+    mistake was cook.png."""
+    import shutil
+
+    from companion.app.devices import ReferencesUnusable, table_recognizer
+    from companion.app.i18n import tr
+
+    refs = tmp_path / "refs"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "assets" / "cards", refs)
+    shutil.copy(refs / "ghost.png", refs / "cook.png")
+    with pytest.raises(ReferencesUnusable) as err:
+        table_recognizer(refs)
+    assert str(err.value).startswith("cook.png and ghost.png are the same picture, so neither "
+                                     "card can be told from the other")
+    key, args = err.value.warning
+    assert tr("en", key, **args) == (
+        "The pictures of Cook, Ghost are the same picture (cook.png and ghost.png): one is a "
+        "copy. Cards are picked on the screen until the right card is enrolled and the table "
+        "restarted.")
+    assert any("neither card can be told from the other" in m for m in caplog.messages)

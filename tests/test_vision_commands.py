@@ -331,8 +331,8 @@ def test_a_copy_of_a_reference_picture_does_not_hide_its_card(tmp_path, capsys, 
     (out,) = [json.loads(line) for line in captured.out.splitlines()]
     assert sorted(c["label"] for c in out["cards"]) == sorted(c.label for c in sc.cards)
     assert caplog.messages == [  # on standard error, outside pytest
-        "reference picture ghost - Copy.png is left out: it is the same picture as card "
-        "ghost's"]
+        "reference picture ghost - Copy.png is left out: it is a copy of card ghost's "
+        "picture"]
     from vision.recognize import reference_files
 
     files = reference_files(refs)

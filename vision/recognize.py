@@ -493,9 +493,10 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
     for label, _ in sorted(listed, key=lambda lf: (lf[0] != lf[0].lower(), lf[0])):
         spelled.setdefault(label.casefold(), label)
     listed = [(spelled[label.casefold()], f) for label, f in listed]
-    # "ghost - Copy.png", "cook (1).png": a copy of a picture under another name would make a
-    # second card of it, and the two would keep each other from being named. The shortest
-    # name is the card's; the copies are left out.
+    # "ghost - Copy.png", "cook (1).png": a copy of a picture under its card's name and more
+    # would make a second card of it, and the two would keep each other from being named: it
+    # is left out. The same picture under two names of their own (ghost.png copied over
+    # cook.png) is a mistake no name can settle: both stay, and it is said (same_pictures).
     owner: dict[bytes, str] = {}
     digests = {f: _digest(f) for _, f in listed}
     for label, f in sorted(listed, key=lambda lf: (len(lf[0]), lf[0])):
@@ -504,12 +505,33 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
     found: dict[str, list[Path]] = {}
     for label, f in listed:
         first = owner.get(digests[f], label)
-        if first != label:
-            log.warning("reference picture %s is left out: it is the same picture as card "
-                        "%s's", shown_name(f.relative_to(root)), shown_name(first))
+        if first != label and label.casefold().startswith(first.casefold()):
+            log.warning("reference picture %s is left out: it is a copy of card %s's picture",
+                        shown_name(f.relative_to(root)), shown_name(first))
             continue
+        if first != label:
+            log.warning("reference picture %s is the same picture as card %s's: neither card "
+                        "can be told from the other", shown_name(f.relative_to(root)),
+                        shown_name(first))
         found.setdefault(label, []).append(f)
     return found
+
+
+def same_pictures(files: dict[str, list[Path]]) -> list[tuple[Path, Path]]:
+    """Pairs of files of two cards (``reference_files``) that hold the same picture, byte
+    for byte: ghost.png copied over cook.png. Files that cannot be read are left to
+    reading to say."""
+    seen: dict[bytes, tuple[str, Path]] = {}
+    pairs = []
+    for label, paths in files.items():
+        for f in paths:
+            digest = _digest(f)
+            if digest is None:
+                continue
+            other = seen.setdefault(digest, (label, f))
+            if other[0] != label:
+                pairs.append((other[1], f))
+    return pairs
 
 
 def _unread(root: Path, paths) -> None:

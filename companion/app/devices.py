@@ -151,6 +151,11 @@ class ReferencesUnusable(ValueError):
         self.warning = warning
 
 
+def _label_of(files: dict[str, list], path) -> str:
+    """The label whose files hold ``path``."""
+    return next(label for label, paths in files.items() if path in paths)
+
+
 def _by_identity(files: dict[str, list]) -> dict[str, list]:
     """``files`` by label, the labels that name one identity (``Chef`` and ``cook``) made
     one, named as the identity: as two cards, each would keep the other from being named."""
@@ -186,9 +191,19 @@ def table_recognizer(references):
         naming_the_file,
         read_reference_files,
         reference_files,
+        same_pictures,
     )
 
     files = _by_identity(reference_files(references))  # EnrolmentError: no such folder
+    same = same_pictures(files)
+    if same:
+        a, b = same[0]
+        card_a, card_b = (label_identity(_label_of(files, f)) or f.stem for f in (a, b))
+        names = [shown_name(f.relative_to(references)) for f in (a, b)]
+        raise ReferencesUnusable(
+            f"{names[0]} and {names[1]} are the same picture, so neither card can be told "
+            "from the other: one is a copy; enrol the right card again with `companion enroll`",
+            ("warn.cards_same", {"cards": [card_a, card_b], "files": " and ".join(names)}))
     missing = identities_missing(files)
     if missing:
         names = " or the ".join(display_name(i) for i in missing)

@@ -137,6 +137,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.card_unreadable": "The picture of {card} cannot be read ({file}): cards are "
                                 "picked on the screen until it is enrolled again and the "
                                 "table restarted.",
+        "warn.cards_same": "The pictures of {cards} are the same picture ({files}): one is a "
+                           "copy. Cards are picked on the screen until the right card is "
+                           "enrolled and the table restarted.",
         "warn.no_gpio": "No GPIO: the dials and buttons are shown on the screen.",
         "warn.panel_failed": "The dials and buttons cannot be used ({text}): they are shown on "
                              "the screen.",
@@ -296,6 +299,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
                               "때까지 카드는 화면에서 고릅니다.",
         "warn.card_unreadable": "{card} 카드 사진을 읽을 수 없습니다 ({file}): 다시 등록하고 "
                                 "테이블을 다시 켤 때까지 카드는 화면에서 고릅니다.",
+        "warn.cards_same": "{cards} 카드 사진이 같은 사진입니다 ({files}): 하나는 복사본입니다. "
+                           "올바른 카드를 등록하고 테이블을 다시 켤 때까지 카드는 화면에서 "
+                           "고릅니다.",
         "warn.no_gpio": "GPIO 없음: 다이얼과 버튼은 화면에 표시됩니다.",
         "warn.panel_failed": "다이얼과 버튼을 사용할 수 없습니다 ({text}): 화면에 표시됩니다.",
         "warn.resumed": "끝나지 않은 게임을 이어서 합니다.",
