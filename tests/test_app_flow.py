@@ -238,6 +238,18 @@ def test_notices_are_shown_one_after_another_each_until_a_press():
     assert ctl.joined == [1, 2, 3]
 
 
+def test_a_notice_replaced_without_a_press_comes_back_after_the_next():
+    """A disk-full notice replaced by a camera prompt at once was never seen."""
+    ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False)
+    ctl.notice("The game cannot be saved")
+    ctl.notice_key("msg.hand_over")  # from outside the flow, no press
+    assert ctl.message[0] == "msg.hand_over"
+    ctl.handle(seat(1))
+    assert ctl.message == ("msg.notice", {"text": "The game cannot be saved"})
+    ctl.handle(seat(2))
+    assert ctl.message is None and ctl.joined == [1, 2]
+
+
 def reveal_owed_game():
     g = Game()
     for ev in [

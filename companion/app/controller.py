@@ -204,6 +204,10 @@ class Controller:
                 repr(self.menu), self.seats_in_use, self.led_brightness, len(self._deferred))
 
     def _say(self, key: str, **args) -> None:
+        if self.message is not None and self.message[0] == "msg.notice" and key != "msg.notice":
+            # A notice not yet read, replaced without a press (the camera, a hand over): it
+            # comes back after the next press.
+            self._notices.insert(0, self.message[1]["text"])
         self.message = (key, args)
 
     def _refused(self, err: Exception) -> None:
