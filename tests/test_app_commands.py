@@ -162,6 +162,11 @@ def test_a_seat_whose_colour_a_player_took_for_a_name_goes_by_its_number():
     assert seat_names(["Blue", "Red"]) == ["Blue", "Red", "Yellow", "Green", "Seat 5", "Purple"]
     assert seat_names("Ann,Yellow") == ["Ann", "Yellow", "Seat 3", "Green", "Blue", "Purple"]
     assert seat_names(None) == ["Red", "Orange", "Yellow", "Green", "Blue", "Purple"]
+    # "Seat 5" given too: two seats had that name
+    assert seat_names(["Blue", "Seat 5"])[4] == "Seat 5 (2)"
+    from companion.app.i18n import player_name
+
+    assert player_name("ko", "Seat 5") == "5번 자리" and player_name("en", "Seat 5") == "Seat 5"
     with pytest.raises(ValueError, match=r"'Ann\\x00' cannot be a name: it holds a control"):
         seat_names(["Ann\x00", "Ben"])
 

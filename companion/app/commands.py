@@ -65,6 +65,8 @@ def register(subparsers) -> None:
 def seat_names(text) -> list[str]:
     """Names by seat from "Ann,Ben" (or a list); seats without a name keep their colour.
     Raises ValueError with a sentence for a bad list."""
+    import itertools  # noqa: PLC0415
+
     from companion.app.controller import SEAT_COLOURS  # noqa: PLC0415
     from companion.events import has_control_character  # noqa: PLC0415
 
@@ -81,9 +83,13 @@ def seat_names(text) -> list[str]:
     if dupes:
         raise ValueError(f"two seats cannot share the name {dupes[0]!r}")
     # A seat without a name keeps its colour, or its number when a player took that colour
-    # for a name (names Blue,Red: seat 5, Blue's, is "Seat 5").
-    return names + [colour if colour not in names else f"Seat {seat}"
-                    for seat, colour in enumerate(SEAT_COLOURS[len(names):], len(names) + 1)]
+    # for a name (names Blue,Red: seat 5, Blue's, is "Seat 5"), numbered again if need be.
+    full = list(names)
+    for seat, colour in enumerate(SEAT_COLOURS[len(names):], len(names) + 1):
+        choices = itertools.chain((colour, f"Seat {seat}"),
+                                  (f"Seat {seat} ({k})" for k in itertools.count(2)))
+        full.append(next(n for n in choices if n not in full))
+    return full
 
 
 MAX_SIZE = (7680, 4320)  # a window larger than an 8K screen: a typo, and SDL may hang on it

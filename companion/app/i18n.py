@@ -8,6 +8,7 @@ back to English; a key missing everywhere shows the key itself, so a gap is visi
 from __future__ import annotations
 
 import numbers
+import re
 
 CARDS = {
     "en": {"ghost": "Ghost", "vampire": "Vampire", "living_armor": "Living Armor",
@@ -374,8 +375,14 @@ def card_name(lang: str, identity: str) -> str:
     return CARDS.get(lang, CARDS["en"]).get(identity, identity)
 
 
+_SEAT_NAME = re.compile(r"Seat ([1-6])")  # a seat whose colour a player took for a name
+
+
 def player_name(lang: str, name: str) -> str:
-    """A player's name as shown: colour names are translated, other names kept."""
+    """A player's name as shown: colour names and "Seat N" are translated, other names
+    kept."""
+    if lang == "ko" and (seat := _SEAT_NAME.fullmatch(name)):
+        return f"{seat.group(1)}번 자리"
     return COLOURS.get(lang, {}).get(name, name)
 
 
