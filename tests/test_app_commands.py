@@ -100,6 +100,14 @@ def test_a_log_whose_only_line_was_cut_short_is_a_new_game(tmp_path, capsys):
     assert replay_file(log).error is None and replay_file(log).game.over
 
 
+def test_a_file_of_one_line_that_is_no_log_is_refused_not_emptied(tmp_path, capsys):
+    """Taken for a game line cut short, a file of notes given for the log was emptied."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    assert main(DEMO + ["--log", str(notes)]) == 2
+    assert "line 1" in capsys.readouterr().err and notes.read_text() == "hello"
+
+
 def test_a_finished_game_in_the_log_file_is_moved_aside_not_overwritten(tmp_path):
     log = tmp_path / "g.jsonl"
     assert main(DEMO + ["--log", str(log), "--seed", "3", "--players", "2"]) == 0

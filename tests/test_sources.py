@@ -231,6 +231,7 @@ def test_webcams_streams_and_home_folders_as_people_write_them(tmp_path, monkeyp
                    "http://phone.local:8080/video"):
         assert parse_source(device) == {"kind": "opencv", "device": device}
     assert parse_source("opencv: 1") == {"kind": "opencv", "device": 1}
+    assert parse_source("/dev/shm") == {"kind": "folder", "path": "/dev/shm"}  # a folder
     monkeypatch.setenv("HOME", str(tmp_path))
     (tmp_path / "frames").mkdir()
     cv2.imwrite(str(tmp_path / "frames" / "1.png"), solid(9))

@@ -106,8 +106,8 @@ class FolderSource:
         if self.loop:
             # Not one picture left to read (the folder emptied while looping): a camera gone,
             # to be opened again (the folder listed anew) when pictures are back.
-            raise CameraError(f"No picture in the folder {str(self.path)!r} can be read now: "
-                              "were they taken away?")
+            raise CameraError(f"No picture in the folder {str(self.path)!r} can be read now "
+                              "(taken away, or none is a picture that can be read).")
         return None
 
     def close(self) -> None:
@@ -441,7 +441,7 @@ def parse_source(spec: str) -> dict[str, Any]:
         return {"kind": "synthetic", **_options(rest)}
     if spec.isdigit():
         return {"kind": "opencv", "device": int(spec)}
-    if spec.startswith("/dev/") or "://" in spec:
+    if (spec.startswith("/dev/") and not Path(spec).is_dir()) or "://" in spec:
         # A webcam's device (/dev/video0: a live camera, waited for while unplugged) or a
         # network stream (rtsp://, http://: a phone used as a webcam), both through OpenCV.
         return {"kind": "opencv", "device": spec}
