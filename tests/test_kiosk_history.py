@@ -340,6 +340,24 @@ def test_export_command(db, tmp_path, capsys):
     assert f"Cannot write {nowhere}" in capsys.readouterr().err
 
 
+def test_export_into_a_pipe_writes_into_it(db, tmp_path):
+    """-o /dev/stdout (or a pipe) was refused: a file of that name could not be made beside
+    it. Writing 'beside' a device as root would even have replaced it."""
+    import os
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text(encoding="utf-8")),
+                              daemon=True)
+    reader.start()
+    assert main(["export", "2", "--db", str(db), "--format", "bgstats", "-o", str(pipe)]) == 0
+    reader.join(10)
+    assert got and json.loads(got[0])["players"][0]["name"] == "Ben"
+    assert pipe.is_fifo() and not (tmp_path / "pipe.tmp").exists()
+
+
 def test_export_never_writes_over_a_file(db, tmp_path, capsys):
     """-o given the table log by mistake wrote the BG Stats export over it."""
     log = tmp_path / "table.jsonl"

@@ -382,6 +382,21 @@ def test_a_games_folder_that_cannot_be_made_keeps_the_last_log_beside_the_new_on
     assert lines(kept) == events[:4]
 
 
+def test_two_logs_kept_beside_at_the_same_second_are_both_kept(log_path):
+    """With no games/ folder, the log kept beside the new one replaced the one kept before
+    at the same second (a clock started at the same saved time after a restart)."""
+    same_time = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+    session = TableSession.open(log_path, clock=lambda: same_time)
+    events = planned()
+    session.push(events[0])
+    (log_path.parent / "games").write_text("a file where the folder should be")
+    for players in (["Dan", "Eve"], ["Fay", "Gus"]):
+        session.new_game({"event": "game", "players": players})
+    kept = sorted(lines(p)[0]["players"][0] for p in log_path.parent.iterdir()
+                  if p.name.startswith("table.") and p != log_path)
+    assert kept == ["Ann", "Dan"]
+
+
 @pytest.mark.parametrize(("error", "advice"), [
     (OSError(errno.ENOSPC, "No space left on device"), "Free some space on the card."),
     (OSError(errno.EROFS, "Read-only file system"),
@@ -594,3 +609,18 @@ def test_a_game_kept_waiting_that_the_history_refuses_is_said_so(log_path, monke
     assert not session.waiting
     assert (f"A game kept waiting for room is saved in {log_path.parent / 'games'}, but the "
             "history could not take it (The game history at h is damaged.).") in session.messages
+
+
+def test_a_log_replaced_while_the_table_runs_is_written_again(log_path):
+    """Another file put in the log's place (a copy restored over it): the moves went on
+    into the file replaced, that no one can open again."""
+    events = planned()
+    session = TableSession.open(log_path)
+    for event in events[:4]:
+        session.push(event)
+    other = log_path.with_name("restored.jsonl")
+    other.write_text("")
+    other.replace(log_path)
+    session.push(events[4])
+    assert lines(log_path) == events[:5]
+    assert session.messages[-1].startswith("The table log was removed while the table ran")

@@ -127,6 +127,14 @@ def export_command(args) -> int:
         from companion.tablelog import write_atomically
 
         out = Path(args.output)
+        if out.exists() and not (out.is_file() or out.is_dir()):  # /dev/stdout, a pipe
+            try:
+                with open(out, "w", encoding="utf-8") as f:
+                    f.write(text)
+            except OSError as exc:
+                print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+                return 1
+            return 0
         if out.exists() and (out.is_dir() or out.stat().st_size):
             # A table log or another export given by mistake would be lost for good.
             print(f"{args.output} already exists: give a new file name, or remove it first.",

@@ -256,9 +256,13 @@ class TableSession:
             # Never lose it: leave it in place under another name if the folder cannot be made.
             self._say(f"The last game's log could not be moved to {folder} "
                       f"({exc.strerror or exc}).")
+            aside = self.path.with_name(f"{self.path.stem}.{stamp}{self.path.suffix}")
+            n = 1
+            while aside.exists():  # the same second after a restart: never over another
+                n += 1
+                aside = self.path.with_name(f"{self.path.stem}.{stamp}-{n}{self.path.suffix}")
             try:
-                os.replace(self.path, self.path.with_name(f"{self.path.stem}.{stamp}"
-                                                          f"{self.path.suffix}"))
+                os.replace(self.path, aside)
             except OSError:
                 pass
 

@@ -110,10 +110,14 @@ class TableScreen:
         font = self.font(size, bold)
         if font.size(s)[0] <= width:
             return s
-        cut = len(s)
-        while cut > 1 and font.size(s[:cut].rstrip() + "…")[0] > width:
-            cut -= 1
-        return s[:cut].rstrip() + "…"
+        short, long = 1, len(s)  # the longest cut that fits, by halves (names of any length)
+        while long - short > 1:
+            middle = (short + long) // 2
+            if font.size(s[:middle].rstrip() + "…")[0] <= width:
+                short = middle
+            else:
+                long = middle
+        return s[:short].rstrip() + "…"
 
     def wrap(self, s: str, size: int, width: int, bold=False) -> list[str]:
         """Lines of s that fit width pixels (splits on spaces; long words on characters)."""
