@@ -611,3 +611,30 @@ def test_a_mistake_elsewhere_in_the_tables_settings_does_not_stop_its_camera(tmp
     path.write_text('language = ko\n[camera]\nkind = "synthetic"\n')
     assert parse_source(str(path)) == {"kind": "synthetic"}
     assert "has a mistake on line 1 (language = ko)" in caplog.text
+
+
+def test_a_network_camera_is_given_seconds_not_ffmpegs_half_minute(monkeypatch):
+    """Read on the table's one loop, a stream that stops answering held the screen for
+    FFmpeg's 30 s, the service's watchdog time."""
+    opened = []
+
+    class Capture:
+        def __init__(self, *args):
+            opened.append(args)
+
+        def isOpened(self):
+            return False
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", Capture)
+    with pytest.raises(CameraError):
+        OpenCVSource("rtsp://192.168.1.20:8554/cam")
+    [(_, _, params)] = opened
+    waits = dict(zip(params[::2], params[1::2], strict=True))
+    assert waits == {cv2.CAP_PROP_OPEN_TIMEOUT_MSEC: 3000, cv2.CAP_PROP_READ_TIMEOUT_MSEC: 3000}
+    opened.clear()
+    with pytest.raises(CameraError):
+        OpenCVSource(57)
+    assert opened == [(57,)]  # a webcam as before

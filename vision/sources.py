@@ -117,6 +117,9 @@ class FolderSource:
 # --------------------------------------------------------------------------- OpenCV VideoCapture
 
 
+STREAM_WAIT_MS = 3000  # how long a network camera may take to open, or to give a picture
+
+
 class OpenCVSource:
     """A USB webcam (device index) or a video file through OpenCV's VideoCapture.
 
@@ -141,7 +144,14 @@ class OpenCVSource:
             raise SourceConfigError(f"the video file {device!r} does not exist{hint}")
         if isinstance(device, str) and (why := opencv_name(device)) is not None:
             raise SourceConfigError(f"the video cannot be opened: {why}")  # not retried
-        self._cap = cv2.VideoCapture(device)
+        if isinstance(device, str) and "://" in device:
+            # A network camera read on the table's one loop: an answer that never comes must
+            # not hold the screen (or the service's watchdog) for FFmpeg's 30 s.
+            wait = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_WAIT_MS,
+                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_WAIT_MS]
+            self._cap = cv2.VideoCapture(device, cv2.CAP_ANY, wait)
+        else:
+            self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             self._cap.release()
             if self.is_file:  # waiting will not mend it
