@@ -428,30 +428,7 @@ def test_a_game_cleared_while_the_disk_is_full_is_saved_once_there_is_room(log_p
     session = TableSession.open(log_path, history=history)
     for event in events[:5]:
         session.push(event)
-    full = [True]
-    no_room = OSError(errno.ENOSPC, "No space left on device")
-    real_append, real_write = TableLog.append, session_module.write_atomically
-    real_record = History.record_game
-
-    def append(self, event):
-        if full[0]:
-            raise no_room
-        return real_append(self, event)
-
-    def write(path, data, **options):
-        if full[0]:
-            raise no_room
-        return real_write(path, data, **options)
-
-    def record(self, *args, **options):
-        if full[0]:
-            raise HistoryError("The game history could not be written: the disk is full.",
-                               reason="full")
-        return real_record(self, *args, **options)
-
-    monkeypatch.setattr(TableLog, "append", append)
-    monkeypatch.setattr(session_module, "write_atomically", write)
-    monkeypatch.setattr(History, "record_game", record)
+    full = _full_disk(monkeypatch)
     for event in events[5:]:
         session.push(event)
     assert session.game.over and session.unsaved
