@@ -164,11 +164,13 @@ class Controller:
         return list(range(1, len(names) + 1))
 
     def panel_state(self) -> dict:
-        """The state laid out by physical seat (6 entries, empty seats out), for the dials."""
+        """The state laid out by physical seat, empty seats out, up to the last seat taken: a
+        table with dials for 3 seats shows a game of 3 (padded to 6, it was refused)."""
         state = dict(self.game.state)
         by_seat = dict(zip(self.joined, state["players"], strict=False))
+        last = max(self.joined, default=len(state["players"]))
         state["players"] = [by_seat.get(s, {"name": f"(seat {s})", "health": 0, "stones": 0,
-                                            "alive": False}) for s in range(1, SEATS + 1)]
+                                            "alive": False}) for s in range(1, last + 1)]
         return state
 
     # ----- input --------------------------------------------------------------------------
@@ -686,7 +688,6 @@ class Controller:
                 self.round_notes.append(note)
             if kind == "round_end":
                 ended = list(self.round_notes)
-            self._celebrate(note)
             if self.effects_on and kind in EFFECT_SECONDS:
                 start = max([self.now] + [e.until for e in self.effects])  # one after another
                 self.effects.append(Effect(note, start + EFFECT_SECONDS[kind], start))
@@ -695,7 +696,9 @@ class Controller:
             self.summary_round = next(n.get("round", 0) for n in reversed(ended)
                                       if n.get("kind") == "round_end")
         self._derive()
-        self._show()
+        self._show()  # the new state first: showing a state ends a celebration
+        for note in notes:
+            self._celebrate(note)
 
     def _celebrate(self, note: dict) -> None:
         """Round end and winners on the dials, where the panel can show them."""
@@ -738,12 +741,18 @@ class Controller:
             self._enter_cards()
 
     def _show(self) -> None:
-        if self.panel is not None and self.game.expect and \
-                self.game.expect.get("action") != "game":
-            try:
+        """The dials: the game (its final state once it is over), or dark while the players
+        take their seats."""
+        if self.panel is None:
+            return
+        expect = self.game.expect
+        try:
+            if self.game.state["over"] or (expect and expect.get("action") != "game"):
                 self.panel.show(self.panel_state())
-            except Exception as err:  # a panel fault never stops the game
-                self._say("msg.panel_fault", text=str(err))
+            elif hasattr(self.panel, "blank"):
+                self.panel.blank()
+        except Exception as err:  # a panel fault never stops the game
+            self._say("msg.panel_fault", text=str(err))
 
     # ----- for the screen -----------------------------------------------------------------
     def prompt(self) -> tuple[str, dict]:
