@@ -463,3 +463,30 @@ def test_texts_kept_for_drawing_again_stay_within_their_bytes():
     assert kept == screen._text_bytes and kept > TEXT_CACHE_BYTES // 2
     again = screen.text("Ann investigated: Ghost (said Living Armor), wrong #3999", 40)
     assert again is screen.text("Ann investigated: Ghost (said Living Armor), wrong #3999", 40)
+
+
+def test_accented_names_are_drawn_not_boxed():
+    """'José' and 'Zoë Müller' showed boxes for é, ë and ü: the app's font has Hangul and
+    plain Latin only. Such letters come from pygame's own font, the rest as before."""
+    import numpy as np
+
+    from companion.app.screens import glyphs
+
+    screen = TableScreen((800, 480))
+    path = str(font_path(True))
+    assert not glyphs.has_letter(path, "é") and glyphs.has_letter(None, "é")
+    assert glyphs.has_letter(path, "민") and glyphs.has_letter(path, "J")
+
+    def pixels(surface):
+        return pygame.surfarray.pixels_alpha(surface).copy()
+
+    boxed = screen.font(30, True).render("é", True, (255, 255, 255))
+    drawn = screen.text("é", 30, (255, 255, 255), True)
+    assert pixels(drawn).shape != pixels(boxed).shape or \
+        not np.array_equal(pixels(drawn), pixels(boxed))
+    plain = screen.text("민지 Nandu", 30, (255, 255, 255), True)
+    mixed = screen.text("민지 Ñandú", 30, (255, 255, 255), True)
+    assert abs(mixed.get_width() - plain.get_width()) <= 0.15 * plain.get_width()
+    # one line, baselines aligned: no taller than a line in the app's font, give or take
+    assert abs(screen.text("Jos", 30, (255, 255, 255), True).get_height()
+               - mixed.get_height()) <= 3

@@ -134,3 +134,25 @@ def test_attract_cycle_without_a_readable_history_shows_the_rules_only(tmp_path)
     assert cycle.history is None and pixels(surface) == last_page
     assert cycle.draw(surface, cycle.rules_time + 1.0) is True
     assert pixels(surface) == rules
+
+
+def test_names_are_shown_as_at_the_table(monkeypatch):
+    """In Korean the table says 빨강 where the statistics said Red; a long name was cut in
+    the middle of a letter, and José showed a box for é."""
+    from companion.kiosk import attract
+
+    pygame.font.init()
+    drawn = []
+    real = attract.Fonts.render
+
+    def render(self, px, text, colour):
+        drawn.append(text)
+        return real(self, px, text, colour)
+
+    monkeypatch.setattr(attract.Fonts, "render", render)
+    long_name = "Maximilian Alexander von Hohenzollern-Sigmaringen"
+    rows = [PlayerStats(name, 3, 1, 9) for name in ("Red", long_name, "José")]
+    StatsScreen((800, 480), language="ko").draw(pygame.Surface((800, 480)), rows, games=3)
+    assert "빨강" in drawn and "José" in drawn and "Red" not in drawn
+    [cut] = [t for t in drawn if t.startswith("Maximilian")]
+    assert cut.endswith("…") and len(cut) < len(long_name)

@@ -142,7 +142,7 @@ class Fonts:
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
         self.path = Path(path) if path else find_font()
-        self._sizes: dict[int, object] = {}
+        self._sizes: dict[object, object] = {}
 
     def __call__(self, px: int):
         import pygame
@@ -152,6 +152,16 @@ class Fonts:
                 pygame.font.init()
             self._sizes[px] = pygame.font.Font(str(self.path) if self.path else None, px)
         return self._sizes[px]
+
+    def render(self, px: int, text: str, colour):
+        """``text`` in this font, with the letters it lacks (é, ü) in pygame's own."""
+        from companion.app.screens import glyphs  # noqa: PLC0415
+
+        key = ("fallback", px)
+        if key not in self._sizes:
+            self._sizes[key] = glyphs.fallback_for(self(px), px)
+        return glyphs.render(text, colour, self(px), str(self.path) if self.path else None,
+                             self._sizes[key])
 
 
 class AttractScreen:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from companion.app.i18n import tr
-from companion.app.screens import palette
+from companion.app.i18n import player_name, tr
+from companion.app.screens import glyphs, palette
 from companion.config import LANGUAGES
 from companion.kiosk.attract import (
     LANGUAGE_ORDER,
@@ -74,9 +74,10 @@ class StatsScreen:
 
         def row(name, numbers, colour):
             nonlocal y
-            image = font.render(name, True, colour)
-            surface.blit(image, (margin, y), area=(0, 0, right[0] - margin - column,
-                                                   image.get_height()))
+            # Seat colours in the table's language, long names cut short with "…", and
+            # accented letters drawn (glyphs).
+            name = glyphs.fit(font, player_name(lang, name), right[0] - margin - column)
+            surface.blit(self._font.render(body_px, name, colour), (margin, y))
             for x, value in zip(right, numbers, strict=True):
                 image = font.render(str(value), True, colour)
                 surface.blit(image, (x - image.get_width(), y))

@@ -21,6 +21,7 @@ from companion.app.i18n import (
 )
 from companion.app.inputs import Press
 from companion.app.operator import camera_status
+from companion.app.screens import glyphs
 from companion.app.screens.assets import card_art, font_path
 from companion.app.screens.operator import camera_args, draw_menu
 from companion.app.screens.palette import (
@@ -84,11 +85,22 @@ class TableScreen:
             self._fonts[key] = pygame.font.Font(str(path) if path else None, px)
         return self._fonts[key]
 
+    def fallback(self, size: int, bold: bool = False) -> pygame.font.Font:
+        """pygame's own font, for letters the app's font lacks (see glyphs), at the size
+        whose capital letters are as tall as the app's font's."""
+        key = ("fallback", size, bold)
+        if key not in self._fonts:
+            self._fonts[key] = glyphs.fallback_for(self.font(size, bold),
+                                                   max(8, round(size * self.scale)))
+        return self._fonts[key]
+
     def text(self, s: str, size: int, colour=TEXT, bold=False) -> pygame.Surface:
         key = (s, size, colour, bold)
         surf = self._text.get(key)
         if surf is None:
-            surf = self.font(size, bold).render(s, True, colour)
+            path = font_path(bold)
+            surf = glyphs.render(s, colour, self.font(size, bold), str(path) if path else None,
+                                 self.fallback(size, bold))
             size_bytes = surf.get_width() * surf.get_height() * surf.get_bytesize()
             if self._text_bytes + size_bytes > TEXT_CACHE_BYTES:
                 # Counted in pixels, not in texts: a few thousand long lines were 130 MB.
@@ -105,19 +117,8 @@ class TableScreen:
         return rect
 
     def fit(self, s: str, size: int, width: int, bold=False) -> str:
-        """s, cut short with "…" if it is wider than width pixels (a long name beside the
-        stones, in a seat's box)."""
-        font = self.font(size, bold)
-        if font.size(s)[0] <= width:
-            return s
-        short, long = 1, len(s)  # the longest cut that fits, by halves (names of any length)
-        while long - short > 1:
-            middle = (short + long) // 2
-            if font.size(s[:middle].rstrip() + "…")[0] <= width:
-                short = middle
-            else:
-                long = middle
-        return s[:short].rstrip() + "…"
+        """s, cut short with "…" if it is wider than width pixels (see glyphs.fit)."""
+        return glyphs.fit(self.font(size, bold), s, width)
 
     def wrap(self, s: str, size: int, width: int, bold=False) -> list[str]:
         """Lines of s that fit width pixels (splits on spaces; long words on characters)."""

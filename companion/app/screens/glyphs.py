@@ -1,0 +1,73 @@
+"""Text in the app's font, with the letters it lacks in pygame's own.
+
+The app's font has Hangul and plain Latin letters, but no accented ones: "José" and "Zoë
+Müller" showed boxes for é, ë and ü. A line is drawn in runs: each letter in the app's font
+when it has it, else in pygame's font (FreeSans) when that one has it."""
+
+from __future__ import annotations
+
+import functools
+
+import pygame
+
+
+@functools.lru_cache(maxsize=8)
+def _outlines(path: str | None):
+    """The font file ``path`` (None: pygame's own) opened to ask which letters it has."""
+    import pygame.freetype  # noqa: PLC0415
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return pygame.freetype.Font(path, 16)
+
+
+@functools.lru_cache(maxsize=8192)
+def has_letter(path: str | None, letter: str) -> bool:
+    """Whether the font file ``path`` (None: pygame's own) draws ``letter``."""
+    return letter.isspace() or _outlines(path).get_metrics(letter)[0] is not None
+
+
+def render(text: str, colour, font: pygame.font.Font, path: str | None,
+           fallback: pygame.font.Font) -> pygame.Surface:
+    """``text`` drawn in ``font`` (loaded from ``path``), each run of letters it lacks but
+    pygame's font has drawn in ``fallback``, on one line, baselines aligned."""
+    if all(has_letter(path, c) for c in text):
+        return font.render(text, True, colour)
+    runs: list[list] = []  # [font, letters]
+    for c in text:
+        use = font if has_letter(path, c) or not has_letter(None, c) else fallback
+        if runs and runs[-1][0] is use:
+            runs[-1][1] += c
+        else:
+            runs.append([use, c])
+    parts = [(f, f.render(letters, True, colour)) for f, letters in runs]
+    ascent = max(f.get_ascent() for f, _ in parts)
+    height = max(ascent - f.get_ascent() + s.get_height() for f, s in parts)
+    out = pygame.Surface((sum(s.get_width() for _, s in parts), height), pygame.SRCALPHA)
+    x = 0
+    for f, s in parts:
+        out.blit(s, (x, ascent - f.get_ascent()))
+        x += s.get_width()
+    return out
+
+
+def fallback_for(font: pygame.font.Font, px: int) -> pygame.font.Font:
+    """pygame's own font at the size whose capital letters are as tall as ``font``'s."""
+    tall = font.metrics("H")[0][3]
+    here = pygame.font.Font(None, px).metrics("H")[0][3]
+    return pygame.font.Font(None, max(8, round(px * tall / max(1, here))))
+
+
+def fit(font: pygame.font.Font, text: str, width: int) -> str:
+    """``text``, cut short with "…" if it is wider than ``width`` pixels in ``font`` (a long
+    name beside the stones, in a seat's box, in a table of players)."""
+    if font.size(text)[0] <= width:
+        return text
+    short, long = 1, len(text)  # the longest cut that fits, by halves (names of any length)
+    while long - short > 1:
+        middle = (short + long) // 2
+        if font.size(text[:middle].rstrip() + "…")[0] <= width:
+            short = middle
+        else:
+            long = middle
+    return text[:short].rstrip() + "…"
