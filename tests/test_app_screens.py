@@ -490,3 +490,17 @@ def test_accented_names_are_drawn_not_boxed():
     # one line, baselines aligned: no taller than a line in the app's font, give or take
     assert abs(screen.text("Jos", 30, (255, 255, 255), True).get_height()
                - mixed.get_height()) <= 3
+
+
+def test_letters_are_still_looked_up_after_pygame_was_quit_and_started_again():
+    """The fonts opened to ask which letters they have die with pygame's freetype: the
+    statistics screen failed ('Invalid freetype font') once something had quit it."""
+    import pygame.freetype
+
+    from companion.app.screens import glyphs
+
+    glyphs.has_letter(None, "a")
+    pygame.freetype.quit()
+    pygame.freetype.init()
+    glyphs.has_letter.cache_clear()
+    assert glyphs.has_letter(None, "é") and not glyphs.has_letter(None, "\U000f0000")

@@ -10,21 +10,31 @@ import functools
 
 import pygame
 
+_OPEN: dict[str | None, object] = {}  # font files opened to ask which letters they have
 
-@functools.lru_cache(maxsize=8)
-def _outlines(path: str | None):
-    """The font file ``path`` (None: pygame's own) opened to ask which letters it has."""
+
+def _outlines(path: str | None, *, again: bool = False):
+    """The font file ``path`` (None: pygame's own) opened to ask which letters it has;
+    ``again``: opened anew (pygame's freetype was quit and started since)."""
     import pygame.freetype  # noqa: PLC0415
 
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
-    return pygame.freetype.Font(path, 16)
+    if again or path not in _OPEN or not pygame.freetype.get_init():
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        _OPEN[path] = pygame.freetype.Font(path, 16)
+    return _OPEN[path]
 
 
 @functools.lru_cache(maxsize=8192)
 def has_letter(path: str | None, letter: str) -> bool:
     """Whether the font file ``path`` (None: pygame's own) draws ``letter``."""
-    return letter.isspace() or _outlines(path).get_metrics(letter)[0] is not None
+    if letter.isspace():
+        return True
+    try:
+        metrics = _outlines(path).get_metrics(letter)
+    except pygame.error:  # "freetype module quit since freetype font created"
+        metrics = _outlines(path, again=True).get_metrics(letter)
+    return metrics[0] is not None
 
 
 def render(text: str, colour, font: pygame.font.Font, path: str | None,
