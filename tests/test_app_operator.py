@@ -412,7 +412,7 @@ def test_cards_that_do_not_fit_a_mat_printed_on_a4_are_said_on_the_table_screen(
     said = tr("en", "warn.misfit")
     assert said.startswith("The mat is printed too small, so the camera cannot read the cards: "
                            "when a card is to be laid, press OK")
-    lines = screen.wrap(said, 22, round(1250 * screen.scale))
+    lines = screen.wrap(said, 22, round(1250 * screen.scale), True)  # as drawn: bold
     assert len(lines) <= 2  # the screen shows two lines of a message: all of it
     assert all(any(line == key[0] for key in screen._text) for line in lines)
     assert camera_line(ctl, "en") == ("Camera: mat found, but cards look 1.4 times too large on "

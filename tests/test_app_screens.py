@@ -504,3 +504,40 @@ def test_letters_are_still_looked_up_after_pygame_was_quit_and_started_again():
     pygame.freetype.init()
     glyphs.has_letter.cache_clear()
     assert glyphs.has_letter(None, "é") and not glyphs.has_letter(None, "\U000f0000")
+
+
+def test_a_duel_with_long_names_stays_in_its_panel_and_warnings_within_the_screen():
+    """The slots' names ran over slot B's card and off the screen; warnings were measured in
+    the regular font but drawn bold, and ran past the screen's edge."""
+    import random
+
+    from companion.app.controller import Controller
+    from companion.engine import Game
+
+    long_a, long_b = "Maximilian Alexander von Hohenzollern", "Bartholomew Featherstonehaugh"
+    ctl = Controller(Game, camera=False, rng=random.Random(7), names=[long_a, long_b])
+    for press in (Press("seat", 1), Press("seat", 2), Press("ok"), Press("seat", 1),
+                  Press("seat", 2), Press("seat", 2)):  # a duel, accepted
+        ctl.handle(press)
+    assert ctl.phase == "cards" and ctl.pending.kind == "duel"
+    warning = ("warn.joined", {"text": "The dials and buttons cannot be used (Pin map problem: "
+                                       "pins.toml: buttons.ok: must be a whole number, got "
+                                       "true): they are shown on the screen. " * 2})
+    ctl.message = warning
+    screen = TableScreen((800, 480))
+    screen.draw(pygame.Surface((800, 480)), ctl)
+    drawn = {key[0]: key for key in screen._text}
+    slots = [s for s in drawn if s.startswith(("A  ", "B  "))]
+    assert len(slots) == 2 and all(s.endswith("…") for s in slots)
+    bold = screen.font(22, True)
+    lines = [s for s in drawn if "dials and buttons" in s or "shown on the screen" in s]
+    assert lines and all(bold.size(s)[0] <= round(1250 * screen.scale) for s in lines)
+
+
+def test_the_korean_duel_prompt_needs_no_particle_after_a_name():
+    """'빨강는 A 칸': 는 after a name ending in a consonant is wrong (은); the prompt now
+    puts the names where no particle follows them."""
+    from companion.app.i18n import tr
+
+    said = tr("ko", "prompt.lay_duel", player="Red", target="Yellow")
+    assert "A 칸에 빨강" in said and "B 칸에 노랑" in said and "는" not in said.split(":")[1]

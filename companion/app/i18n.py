@@ -201,8 +201,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prompt.guess_refused": "{player}님이 거절했습니다: 정체를 선언하고 추리하세요 "
                                 "(버튼 1-6 = 카드의 힘).",
         "prompt.lay": "{player}: 카드를 {zone} 칸에 앞면이 보이게 놓으세요.",
-        "prompt.lay_duel": "결투! 카드를 앞면이 보이게 놓으세요: {player}는 A 칸, {target}는 "
-                           "B 칸.",
+        "prompt.lay_duel": "결투! 카드를 앞면이 보이게 놓으세요: A 칸에 {player}, B 칸에 "
+                           "{target}.",
         "prompt.pick": "{player}: {zone} 칸의 카드를 고르세요 (버튼 1-6 = 힘).",
         "prompt.lay_reveal": "{player} 탈락: 들고 있던 카드를 {zone} 칸에 놓으세요.",
         "prompt.pick_reveal": "{player} 탈락: 들고 있던 카드를 고르세요 (버튼 1-6 = 힘).",

@@ -437,8 +437,11 @@ class TableScreen:
             else:
                 pygame.draw.rect(dst, DIM, (x, y, cw, ch), width=3, border_radius=8)
                 self.blit_text(dst, "?", 60, (x + cw // 2, y + ch // 2), DIM, True, "center")
-            self.blit_text(dst, zone.upper() + "  " + player_name(lang, who), 26,
-                           (x + cw + 12 * self.scale, y + 10 * self.scale), TEXT, True)
+            # the slot's half of the panel, beside its card
+            room = round(340 * self.scale) - cw - round(12 * self.scale)
+            label = self.fit(zone.upper() + "  " + player_name(lang, who), 26, room, True)
+            self.blit_text(dst, label, 26, (x + cw + 12 * self.scale, y + 10 * self.scale), TEXT,
+                           True)
             if ident:
                 self.blit_text(dst, card_name(lang, ident), 26,
                                (x + cw + 12 * self.scale, y + 50 * self.scale), GOLD, True)
@@ -513,7 +516,7 @@ class TableScreen:
         if message:
             mkey, margs = message
             msg = tr(lang, mkey, **margs)
-            lines = self.wrap(msg, 22, round(1250 * self.scale))
+            lines = self.wrap(msg, 22, round(1250 * self.scale), True)  # drawn bold
             for k, line in enumerate(lines[:2]):
                 self.blit_text(dst, line, 22, self.R(14, 610 + k * 26, 0, 0).topleft, WARN, True)
             top = 662
@@ -541,7 +544,8 @@ class TableScreen:
         full = self.R(330, 250, 620, 110)
         rect = full.inflate(-round(full.w * 0.3 * (1 - grow)), -round(full.h * 0.3 * (1 - grow)))
         self._overlay(dst, rect, 235)
-        self.blit_text(dst, effect_line(lang, note), 44, rect.center, colour, True, "center")
+        line = self.fit(effect_line(lang, note), 44, rect.w - round(24 * self.scale), True)
+        self.blit_text(dst, line, 44, rect.center, colour, True, "center")
         bar = pygame.Rect(rect.x + 12, rect.bottom - 14, round((rect.w - 24) * left), 6)
         if bar.w > 0:
             pygame.draw.rect(dst, colour, bar, border_radius=3)
