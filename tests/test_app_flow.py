@@ -601,3 +601,25 @@ def test_the_camera_is_read_every_pass_only_while_cards_are_awaited_or_something
     ctl.handle(seat(5))  # ...announcing the Vampire: now the table waits for the card
     assert ctl.phase == "cards"
     assert passes(3) >= 44
+
+
+def test_back_while_a_card_is_owed_says_what_is_asked():
+    """Back did nothing at all (no message, no redraw) while an out player had to show the
+    card they held."""
+    ctl = Controller(Game, game=reveal_owed_game(), log=MemoryLog(), camera=True)
+    for press in (seat(1), seat(4), Seen("a", "living_armor"), OK):
+        ctl.handle(press)
+    assert ctl.pending.kind == "reveal"
+    version = ctl.version
+    ctl.handle(BACK)
+    assert ctl.message[0] == "msg.cards_help" and ctl.version != version
+
+
+def test_seats_taken_out_of_use_during_a_game_are_out_of_the_next_one():
+    """Seats in use lowered to 2 in the operator menu during a game of 3: the next game
+    went straight to 'who starts?' with seat 3 still in it."""
+    ctl, _ = start(players=3)
+    ctl.seats_in_use = 2  # as the operator menu sets it during a game
+    ctl.phase = "over"  # the game played to its end
+    ctl.handle(OK)
+    assert ctl.joined == [1, 2] and ctl.phase == "setup_join"

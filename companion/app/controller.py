@@ -589,6 +589,8 @@ class Controller:
                 self.phase = "guess"
             elif pend.kind == "duel":
                 self.phase = "answer"
+            else:  # a reveal owed: nothing to go back to, so say what is asked
+                self._say("msg.cards_help")
             return
         if identity is None or zone is None:
             self._say("msg.cards_help")
@@ -653,6 +655,10 @@ class Controller:
             self.game = self._factory()
             self.summary = None
             self.phase = "setup_first"
+            kept = [s for s in self.joined if s <= self.seats_in_use]
+            if kept != self.joined:  # seats in use lowered during the game: from now on
+                self.joined = kept
+                self.phase = "setup_join"
             self._show()
         else:
             self._say("msg.ok_new_game")
