@@ -23,6 +23,7 @@ from hardware.config import (
 )
 
 SETTLE = 0.15  # seconds to wait after a press for any extra (bouncing) presses
+AGAIN_SECONDS = 1.0  # the button just asked for, pressed again this soon after: no answer
 
 
 def run(args) -> int:
@@ -93,23 +94,28 @@ def walk(panel, events: queue.Queue, *, out: TextIO, mock: bool, led_seconds: fl
     say("Buttons:" if mock else f"Buttons: press each one when asked ({button_seconds:g} s "
                                 "for each).")
     working = 0
+    previous = None
     for name, gpio in pm.buttons:
         label = button_label(name)
         levels = [[0] * CANDLES for _ in range(pm.seats)]
         if name.startswith("seat"):
             levels[int(name[4:]) - 1] = [1] * CANDLES  # light the dial of the seat asked for
         panel.show_levels(levels)
+        _drain(events)  # a press made before the question (a second one, for sure) is no answer
         say(f"  Press the {label} button ({gpio_label(gpio)}) ...")
         if mock:
             panel.press(name)
-        problem = _button_problem(events, name, False, button_seconds, sleep)
+        problem = _button_problem(events, name, False, button_seconds, sleep, again=previous)
+        previous = name
         if problem is None:
             working += 1
         say(f"    {problem or 'works'}")
+    _drain(events)
     say(f"  Hold the OK button down for a long press ({pm.hold_time:g} s) ...")
     if mock:
         panel.press("ok", long=True)
-    long_problem = _button_problem(events, "ok", True, button_seconds + pm.hold_time, sleep)
+    long_problem = _button_problem(events, "ok", True, button_seconds + pm.hold_time, sleep,
+                                   again=previous)
     say(f"    {long_problem or 'works'}")
     panel.show_levels([[0] * CANDLES for _ in range(pm.seats)])
 
@@ -135,20 +141,34 @@ def _candle_problem(states, seat: int, candle: int) -> str | None:
     return f"WRONG: lit {others}"
 
 
-def _button_problem(events: queue.Queue, name: str, long: bool, timeout: float,
-                    sleep: Callable[[float], None]) -> str | None:
-    try:
-        event = events.get(timeout=timeout)
-    except queue.Empty:
-        return f"NO PRESS within {timeout:g} s: check this button's wires"
-    sleep(SETTLE)
-    extra = 0
+def _drain(events: queue.Queue, name: str | None = None) -> int:
+    """Take every press waiting in ``events``; how many there were (of the button ``name``
+    only, when given)."""
+    n = 0
     while True:
         try:
-            events.get_nowait()
-            extra += 1
+            event = events.get_nowait()
         except queue.Empty:
+            return n
+        n += name is None or event.name == name
+
+
+def _button_problem(events: queue.Queue, name: str, long: bool, timeout: float,
+                    sleep: Callable[[float], None], *, again: str | None = None
+                    ) -> str | None:
+    """What is wrong with the button ``name`` (None: it works). A press of ``again`` (the
+    button asked for before) just after the question is that one pressed twice, to be
+    sure: no answer (AGAIN_SECONDS)."""
+    asked = time.monotonic()
+    while True:
+        try:
+            event = events.get(timeout=max(0.0, asked + timeout - time.monotonic()))
+        except queue.Empty:
+            return f"NO PRESS within {timeout:g} s: check this button's wires"
+        if not (event.name == again != name and time.monotonic() - asked < AGAIN_SECONDS):
             break
+    sleep(SETTLE)
+    extra = _drain(events, event.name)  # bounce is the same button again
     if event.name != name:
         return (f"WRONG: that was {button_label(event.name)}; are the wires of "
                 f"{button_label(name)} and {button_label(event.name)} swapped?")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -115,6 +116,23 @@ def test_walk_names_crossed_and_bouncy_buttons(events, panels):
     assert "BOUNCY: one press gave 2" in out
     assert "Buttons: 4 of 6 work; long press works." in out
     assert drain(events) == []
+
+
+def test_a_second_press_of_a_button_throws_off_no_later_button(events, panels):
+    """A person pressing Seat 1 twice, to be sure: the second press answered the question
+    for Seat 2, and every button after it read WRONG (1 of 9 working)."""
+    panel = virtual_panel(direct_pinmap(), events=events, animate=False)
+    panels.append(panel)
+
+    class Twice(Miswired):
+        def press(self, name, *, long=False):
+            super().press(name, long=long)
+            if name == "seat1":  # again 0.25 s later: after the walk asked for the next
+                threading.Timer(0.25, self._panel.press, (name,)).start()
+
+    ok, out = run_walk(Twice(panel), events)
+    assert "Buttons: 6 of 6 work; long press works." in out and "WRONG" not in out
+    assert ok
 
 
 def test_command_line_stays_light():
