@@ -335,8 +335,42 @@ def test_round_summary_waits_for_ok_and_game_end_offers_a_new_game():
     ctl = app.ctl
     ctl.handle(UNDO)
     assert ctl.message[0] == "msg.nothing_to_undo"
+    if ctl.effects:  # the game's end still playing: OK shows the winners, no more
+        ctl.handle(OK)
+        assert ctl.phase == "over" and not ctl.effects
     ctl.handle(OK)
     assert ctl.phase == "setup_first" and len(ctl.joined) == 3
+
+
+def test_presses_made_before_a_rounds_or_games_end_was_shown_do_not_dismiss_it():
+    """Two quick OKs at the last confirm went through in one pass of the loop: the winners
+    were never drawn. One OK to get past the round's lights also dismissed its summary."""
+    app, _, _ = make_app(3, 3, camera=False)
+    while app.ctl.phase != "summary":
+        app.step()
+    ctl = app.ctl
+    assert ctl.effects  # the round's end playing
+    ctl.handle(OK)
+    assert ctl.phase == "summary" and not ctl.effects  # shown, not dismissed
+    app.inputs.put(OK)
+    app.inputs.put(OK)
+    app.inputs.put(OK)
+    app.drain()
+    assert ctl.phase not in ("summary",) and app.inputs.empty()
+    phases = []
+
+    class Ctl:  # a screen that must be seen, reached by the first of three queued presses
+        phase = "confirm"
+
+        def handle(self, item):
+            phases.append(self.phase)
+            self.phase = "over"
+
+    app.ctl = Ctl()
+    for _ in range(3):
+        app.inputs.put(OK)
+    app.drain()
+    assert phases == ["confirm"] and app.ctl.phase == "over"
 
 
 def test_effects_expire_with_the_injected_clock_and_can_be_skipped():

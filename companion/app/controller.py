@@ -240,7 +240,12 @@ class Controller:
         if p.kind == "undo":
             self._undo()
             return
-        self.effects = []  # any press skips a running effect, and still counts
+        if self.effects and self.phase in ("summary", "over"):
+            # The round's or the game's end: a press skips its effects, to show it, and no
+            # more (it also dismissed the summary players had not seen).
+            self.effects = []
+            return
+        self.effects = []  # any other press skips a running effect, and still counts
         self.message = None
         handler = getattr(self, "_on_" + self.phase)
         handler(p)

@@ -20,6 +20,9 @@ QUIET_LOOK_EVERY = 1 / 3
 MOVEMENT_WATCH = 2.0
 
 
+MUST_BE_SEEN = ("summary", "over")  # screens no press made before them may dismiss
+
+
 class App:
     """Glue: input queue -> controller -> panel and screen.
 
@@ -101,13 +104,20 @@ class App:
 
     def drain(self) -> int:
         n = 0
+        dropping = False  # presses made before the screen showed a round's or game's end
         while True:
             try:
                 item = self.inputs.get_nowait()
             except queue.Empty:
                 return n
             n += 1
+            press = isinstance(item, Press) or (hasattr(item, "name") and hasattr(item, "long"))
+            if dropping and press:
+                continue  # a second OK pressed at once would dismiss what was never seen
+            before = self.ctl.phase
             self._dispatch(item)
+            dropping = dropping or (self.ctl.phase != before
+                                    and self.ctl.phase in MUST_BE_SEEN)
 
     def _dispatch(self, item) -> None:
         if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
