@@ -149,6 +149,21 @@ def test_another_press_between_the_long_presses_breaks_the_combination():
     assert c.flush(1.0 + COMBO_WINDOW + 0.01) == [LONG_UNDO]
 
 
+def test_undo_held_then_pressed_again_is_one_undo():
+    """Held to be sure, Undo did nothing for up to 2 s (kept for a long Back to join it);
+    pressed again, it took back two moves."""
+    c = Combination()
+    assert c.feed(LONG_UNDO, 0.0) == (False, [])
+    assert c.feed(Press("undo"), 0.3) == (False, [LONG_UNDO])
+    assert c.flush(0.3 + COMBO_WINDOW + 0.01) == []
+    ctl, _ = _midgame()
+    events = len(ctl.game.events)
+    ctl.handle(LONG_UNDO)
+    ctl.handle(Press("undo"))
+    ctl.handle(Tick(100.0 + COMBO_WINDOW + 0.5))
+    assert len(ctl.game.events) == events - 1  # one move taken back, not two
+
+
 def test_holding_back_and_undo_together_on_the_virtual_panel_opens_the_menu():
     """The real panel's events, through the app's queue: both buttons held past the hold
     time give a long Back and a long Undo moments apart."""

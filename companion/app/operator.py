@@ -48,6 +48,10 @@ class Combination:
             out = self._release()
             self.held = (press, now)
             return False, out
+        if self.held is not None and self.held[0].kind == press.kind:
+            # The same button again, as the held press had not acted yet (held back for its
+            # partner): pressed twice to be sure, it is one press, not two undos.
+            return False, self._release()
         return False, self._release() + [press]
 
     def flush(self, now: float) -> list[Press]:
