@@ -12,6 +12,7 @@ import pytest
 from companion.app.controller import Controller
 from companion.app.inputs import Press
 from companion.engine import Game
+from companion.simulate import play_game
 from hardware.config import default_pinmap, direct_pinmap
 from hardware.panel import build_panel
 from hardware.patterns import ROUND_END_TIME, WINNER_TIME
@@ -62,12 +63,13 @@ def test_the_dials_are_dark_while_the_players_take_their_seats(panel):
 def test_after_the_winners_light_the_dials_show_how_the_game_ended(panel, clock):
     """The dials went back to the state before the last move (a player out shown lit, the
     winner blinking as if to act) until the next game."""
-    lines = [json.loads(x) for x in EXAMPLE.read_text().splitlines() if x.strip()]
+    if panel.pinmap.seats >= 4:  # the example game, of four
+        lines = [json.loads(x) for x in EXAMPLE.read_text().splitlines() if x.strip()]
+    else:  # a whole game of three
+        lines = [dict(e) for e in play_game(["Ann", "Ben", "Cat"], 1)[1]]
     game = Game()
     for line in lines[:-1]:
         game.push(line)
-    if len(game.state["players"]) > panel.pinmap.seats:
-        pytest.skip("the example game has more players than this wiring has dials")
     ctl = Controller(Game, panel=panel, game=game, camera=False, effects=True)
     ctl.game.push(lines[-1])  # the last move, as the flow pushes it
     ctl._after_push(lines[-1], [{"kind": "game_end", "winners": ctl.state["winners"]}])
