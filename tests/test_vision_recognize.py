@@ -994,3 +994,20 @@ def test_a_link_back_to_the_reference_folder_is_no_card(tmp_path):
     (tmp_path / "self").symlink_to(tmp_path)
     (tmp_path / "up").symlink_to(tmp_path.parent)
     assert sorted(reference_files(tmp_path)) == ["cook", "ghost", "vampire"]
+
+
+def test_each_reference_file_is_read_once_to_tell_copies_apart(tmp_path, monkeypatch):
+    """The table's start read every reference file to hash it, then again to hash it for
+    same_pictures, then once more to decode it."""
+    import shutil
+    from pathlib import Path as P
+
+    from vision.recognize import reference_files, same_pictures
+
+    shutil.copytree(P(__file__).resolve().parents[1] / "assets" / "cards", tmp_path / "refs")
+    reads = []
+    real = P.read_bytes
+    monkeypatch.setattr(P, "read_bytes", lambda self: reads.append(self.name) or real(self))
+    files = reference_files(tmp_path / "refs")
+    assert same_pictures(files) == []
+    assert sorted(reads) == sorted(f.name for paths in files.values() for f in paths)

@@ -542,7 +542,18 @@ def _unread(root: Path, paths) -> None:
 
 
 def _digest(path: Path) -> bytes | None:
-    """A digest of the file's bytes (None when it cannot be read: said when it is read)."""
+    """A digest of the file's bytes (None when it cannot be read: said when it is read).
+    Kept while the file is unchanged: the table's start asks for each file twice
+    (``reference_files``, then ``same_pictures``), and enrolment's end again."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return _digest_of(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=1024)
+def _digest_of(path: Path, mtime_ns: int, size: int) -> bytes | None:
     try:
         return hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
     except OSError:
