@@ -153,7 +153,6 @@ class Panel:
         self._timers: set[threading.Timer] = set()
         self._looks: tuple[SeatLook, ...] = (SeatLook("dark"),) * pinmap.seats
         self._since: list[float] = [clock()] * pinmap.seats
-        self._in_play = frozenset(range(pinmap.seats))  # seats a round's light runs along
         self._manual: tuple[Levels, ...] | None = None
         self._celebration: _Celebration | None = None
         self._written: list[list[int | None]] = [[None] * CANDLES for _ in range(pinmap.seats)]
@@ -215,7 +214,6 @@ class Panel:
                 if look != self._looks[seat]:
                     self._since[seat] = now
             self._looks = looks
-            self._in_play = frozenset(k for k, look in enumerate(looks) if look.mode != "dark")
             self._manual = None
             self._celebration = None  # a new state (an undo) shows at once
         self._redraw()
@@ -227,7 +225,8 @@ class Panel:
     def celebrate_round_end(self) -> None:
         """A light runs along every dial in play (not empty seats, nor players out) for 2
         seconds, then the state shows again."""
-        seats = self._in_play
+        with self._lock:
+            seats = frozenset(k for k, look in enumerate(self._looks) if look.mode != "dark")
         self._celebrate(_Celebration("round", self._clock(), seats, patterns.ROUND_END_TIME))
 
     def celebrate_winners(self, seats: Sequence[int]) -> None:
