@@ -255,8 +255,12 @@ def test_camera_config_from_toml(tmp_path):
                                                 r"1 \(\[camera\): Expected '\]'"):
         load_camera_config(tmp_path / "bad.toml")
     (tmp_path / "empty.toml").write_text("[other]\n")
-    with pytest.raises(SourceConfigError, match=r"no \[camera\] table"):
+    with pytest.raises(SourceConfigError, match=r"no \[camera\] table$"):
         load_camera_config(tmp_path / "empty.toml")
+    # another mistake of the file is not blamed for the missing table
+    (tmp_path / "other.toml").write_text("language = ko\n[other]\n")
+    with pytest.raises(SourceConfigError, match=r"no \[camera\] table$"):
+        load_camera_config(tmp_path / "other.toml")
     with pytest.raises(SourceConfigError, match="does not exist"):
         load_camera_config(tmp_path / "none.toml")
 

@@ -519,9 +519,10 @@ def load_camera_config(path: str | Path, section: str = "camera") -> dict[str, A
         log.warning("%s", warning[0].upper() + warning[1:])
     table = data.get(section)
     if not isinstance(table, dict):
-        why = ""
-        if warnings and " has a mistake " in warnings[-1]:
-            why = ": its mistake " + warnings[-1].split(" has a mistake ", 1)[1].rstrip(".")
+        # The mistake that took the table away, if one did (its header broken): not any
+        # other mistake of the file.
+        why = next((": its mistake " + w.split(" has a mistake ", 1)[1].rstrip(".")
+                    for w in warnings if f"([{section}" in w), "")
         raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table{why}")
     return table
 
