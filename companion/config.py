@@ -235,7 +235,7 @@ def _lenient_toml(text: str) -> tuple[dict[str, Any], list[tuple[int, str, str]]
     A section's header with a mistake goes with its whole section: its settings must not
     land in the section above. A line inside a value written over several lines (a list of
     names) goes with the whole setting: half a list would seat the players wrongly."""
-    lines = text.splitlines()
+    lines = text.split("\n")  # as TOML counts lines: U+2028 in a comment is no line break
     gone: set[int] = set()  # lines left out (0-based)
     mistakes: list[tuple[int, str, str]] = []
     while True:

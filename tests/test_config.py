@@ -301,3 +301,18 @@ def test_state_dir_defaults():
     assert default_state_dir({"XDG_STATE_HOME": "/x"}) == Path("/x/abraca-companion")
     home = Path(os.path.expanduser("~"))
     assert default_state_dir({}) == home / ".local" / "state" / "abraca-companion"
+
+
+def test_a_line_separator_inside_a_comment_moves_no_setting(tmp_path):
+    """U+2028 is text to TOML: split there, lines were put back wrong and a valid file lost
+    'seats = 3' with a warning about a line that had no mistake."""
+    config, warnings = load_config(write(tmp_path, "seats = 3 # a\u2028b\n# note\u2028more\n"),
+                                   environ=ENV)
+    assert warnings == [] and config.seats == 3
+
+
+def test_a_file_of_mistakes_past_counting_gives_the_defaults(tmp_path):
+    text = "seats = 4\n" + "".join(f"x{k} = ?\n" for k in range(25))
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert config.seats == 6
+    assert only(warnings).endswith("Starting with the default settings.")
