@@ -149,8 +149,8 @@ def resume_or_new(path: Path, out=None):
     for problem in replay.problems:
         print(f"companion: {path}: {problem}", file=out)
     if replay.error is not None:
-        if replay.error.line == 1 and not replay.game.started and (
-                not path.read_bytes().strip() or _torn_game_line(path.read_bytes())):
+        if replay.error.line == 1 and not replay.game.started and _torn_game_line(
+                path.read_bytes()):
             # Blank, or its only line (the game's) cut short by a power cut: no game yet.
             return None, None, None
         raise ValueError(f"line {replay.error.line}: {replay.error.message}")
@@ -161,7 +161,8 @@ def resume_or_new(path: Path, out=None):
 
 def _torn_game_line(data: bytes) -> bool:
     """Whether ``data`` is the start of a game line cut short (as the table log writes it),
-    and nothing else: a file of notes given for the log is no such thing, and is kept."""
+    or blank, and nothing else: a file of notes given for the log is no such thing, and is
+    kept."""
     start = b'{"event":"game"'
     text = data.strip()
     return b"\n" not in text and (text.startswith(start) or start.startswith(text))
