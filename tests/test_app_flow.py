@@ -657,3 +657,16 @@ def test_seats_taken_out_of_use_during_a_game_are_out_of_the_next_one():
     ctl.phase = "over"  # the game played to its end
     ctl.handle(OK)
     assert ctl.joined == [1, 2] and ctl.phase == "setup_join"
+
+
+def test_the_on_screen_dials_are_dark_between_games_too():
+    """The screen's own dials (no hardware panel installed) kept the last game lit while
+    the players took their seats for the next."""
+    panel = VirtualPanel()
+    ctl = Controller(Game, camera=False, panel=panel, rng=random.Random(0))
+    for press in (seat(1), seat(2), OK, seat(1)):
+        ctl.handle(press)
+    assert any(any(row) for row in panel.led_states())
+    ctl.phase = "over"
+    ctl.handle(OK)  # a new game: the players take their seats
+    assert not any(any(row) for row in panel.led_states())

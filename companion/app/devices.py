@@ -39,6 +39,10 @@ class VirtualPanel:
                         for i in range(SEATS)]
         self.shown += 1
 
+    def blank(self) -> None:
+        """Every dial dark (the players are taking their seats)."""
+        self._health = [0] * SEATS
+
     def led_states(self) -> list[list[bool]]:
         return [[k < h for k in range(MAX_HEALTH)] for h in self._health]
 
