@@ -601,3 +601,19 @@ def test_a_log_replaced_while_the_table_runs_is_written_again(log_path):
     session.push(events[4])
     assert lines(log_path) == events[:5]
     assert session.messages[-1].startswith("The table log was removed while the table ran")
+
+
+def test_a_game_kept_waiting_is_saved_by_the_last_try_when_the_table_closes(tmp_path,
+                                                                         monkeypatch):
+    """Room back just before the table closes, and no retry since: the close saves it."""
+    history = History.open(tmp_path / "history.sqlite")
+    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history)
+    events = planned()
+    full = _full_disk(monkeypatch)
+    for event in events:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    full[0] = False
+    session.close()
+    [finished] = [p for p in (tmp_path / "state" / "games").iterdir() if "-finished" in p.name]
+    assert lines(finished) == events and history.game_count() == 1
