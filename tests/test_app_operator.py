@@ -23,6 +23,7 @@ from companion.app.inputs import Press, Seen, Taken, Tick, from_key  # noqa: E40
 from companion.app.loop import App  # noqa: E402
 from companion.app.operator import COMBO_WINDOW, Combination, next_choice  # noqa: E402
 from companion.app.screens.operator import camera_line  # noqa: E402
+from companion.app.screens.palette import GOLD  # noqa: E402
 from companion.app.screens.table import TableScreen  # noqa: E402
 from companion.engine import Game  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
@@ -222,15 +223,58 @@ def test_each_item_changes_its_setting_and_nothing_in_the_game():
     assert ctl.led_brightness == 0.5
     ctl.handle(seat(4))
     assert ctl.menu.note == ("menu.camera_checked", {})
-    for press in (Press("undo"), Press("ok"), Press("card", "cook"), Press("skip")):
+    for press in (Press("ok"), Press("card", "cook"), Press("skip")):
         ctl.handle(press)  # nothing of the game answers while the menu is open
     assert ctl.menu.note == ("menu.help", {})
+    ctl.handle(Press("undo"))  # in the menu, Undo only moves its highlight
+    assert ctl.menu.cursor == 0
     ctl.handle(Press("back"))
     assert ctl.menu is None
     assert _game_snapshot(ctl) == before
     assert log.lines == []  # the menu never logs an event
     ctl.handle(Press("undo"))  # the game goes on where it was
     assert log.lines == [{"event": "undo"}]
+
+
+def test_a_table_with_three_seat_buttons_reaches_every_item_with_undo_and_ok():
+    """The shipped 3-seat wiring has seat buttons 1 to 3 only: Undo moves the highlight down
+    the rows and OK does the highlighted item, safe shutdown (row 5) included."""
+    calls = []
+    ctl, _ = _midgame()
+    ctl.shutdown = lambda: calls.append(1)
+    log = ctl.log = RecordingLog()
+    before = _game_snapshot(ctl)
+    _open(ctl)
+    assert ctl.menu.cursor is None
+    ctl.handle(Press("ok"))  # nothing highlighted yet: OK says how the menu works
+    assert ctl.menu.note == ("menu.help", {}) and ctl.language == "en"
+    ctl.handle(Press("undo"))
+    ctl.handle(Press("ok"))
+    assert ctl.menu.cursor == 0 and ctl.language == "ko"
+    ctl.handle(Press("undo"))
+    ctl.handle(Press("ok"))
+    assert ctl.menu.cursor == 1 and ctl.seats_in_use == 2
+    ctl.handle(Press("undo"))
+    ctl.handle(Press("ok"))
+    assert ctl.menu.cursor == 2 and ctl.led_brightness == 0.25
+    ctl.handle(Press("undo"))
+    ctl.handle(Press("ok"))
+    assert ctl.menu.cursor == 3 and ctl.menu.note == ("menu.camera_checked", {})
+    ctl.handle(Press("undo"))
+    ctl.handle(Press("ok"))
+    assert ctl.menu.cursor == 4 and ctl.menu.confirming and calls == []
+    ctl.handle(Press("undo"))  # moving on drops the question
+    assert ctl.menu.cursor == 5 and not ctl.menu.confirming and calls == []
+    for _ in range(5):
+        ctl.handle(Press("undo"))  # round again: row 6 is followed by row 1
+    assert ctl.menu.cursor == 4
+    ctl.handle(Press("ok"))
+    ctl.handle(Press("ok"))  # the question, then its answer
+    assert calls == [1]
+    ctl.handle(Press("undo"))
+    ctl.handle(Press("ok"))  # row 6 closes the menu
+    assert ctl.menu is None
+    assert _game_snapshot(ctl) == before and log.lines == []  # none of it reached the game
 
 
 def test_seats_in_use_limits_who_can_join_the_next_game():
@@ -592,6 +636,28 @@ def test_the_shutdown_question_shows_under_the_longest_camera_line(lang, misfit)
     question = screen.wrap(tr(lang, "menu.confirm_shutdown"), small,
                            screen.R(0, 0, 980, 0).w, True)[0]
     assert any(question == key[0] for key in screen._text)
+
+
+def test_the_row_undo_highlights_is_drawn_framed_and_only_that_row_changes():
+    ctl, panel = _midgame()
+    ctl.handle(Press("operator"))
+    size = (1280, 720)
+    screen = TableScreen(size, panel=panel, card_art=False)
+    plain = pygame.Surface(size)
+    screen.draw(plain, ctl)
+    for _ in range(3):
+        ctl.handle(Press("undo"))  # row 3, LED brightness
+    framed = pygame.Surface(size)
+    screen.draw(framed, ctl)
+    import numpy as np
+
+    diff = np.argwhere((pygame.surfarray.array3d(plain) != pygame.surfarray.array3d(framed))
+                       .any(axis=2))
+    row = screen.R(140, 100 + 2 * 72, 1000, 62)
+    assert len(diff) > 0
+    assert (diff[:, 0] >= row.left).all() and (diff[:, 0] < row.right).all()
+    assert (diff[:, 1] >= row.top).all() and (diff[:, 1] < row.bottom).all()
+    assert tuple(framed.get_at((row.centerx, row.top))[:3]) == GOLD
 
 
 def test_touching_a_row_gives_its_seat_button_and_only_the_menu_can_be_touched():

@@ -29,6 +29,7 @@ from companion.app.i18n import refusal
 from companion.app.inputs import SEATS, Press, Seen, Taken, Tick, Unsure
 from companion.app.operator import (
     BRIGHTNESS_CHOICES,
+    MENU_ROWS,
     SEAT_CHOICES,
     Combination,
     OperatorMenu,
@@ -318,7 +319,14 @@ class Controller:
         if p.kind == "quit":
             self.quit = True
             return
-        if p.kind in ("back", "operator") or (p.kind == "seat" and p.value == 6):
+        if p.kind == "undo":  # the highlight down a row: every item without seat buttons
+            menu.cursor = 0 if menu.cursor is None else (menu.cursor + 1) % MENU_ROWS
+            menu.confirming = False
+            menu.note = None
+            return
+        if p.kind == "ok" and not menu.confirming and menu.cursor is not None:
+            p = Press("seat", menu.cursor + 1)  # OK does the highlighted item
+        if p.kind in ("back", "operator") or (p.kind == "seat" and p.value == MENU_ROWS):
             if menu.confirming:
                 menu.confirming = False
                 menu.note = ("menu.cancelled", {})

@@ -157,7 +157,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                        "a card is to be laid, press OK and pick it by hand. Ask the staff to "
                        "reprint the mat.",
         "menu.title": "Operator menu",
-        "menu.hint": "Seat buttons 1-6 (or touch) choose; Back closes. The game waits, unchanged.",
+        "menu.hint": "Choose: seat button 1-6, touch, or Undo to move and OK. Back closes.",
         "menu.language": "Language",
         "menu.lang_name": "English",
         "menu.seats": "Seats in use",
@@ -173,7 +173,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "menu.shutting_down": "Switching off. Unplug only when the Pi's green light has stopped.",
         "menu.cancelled": "Shutdown cancelled.",
         "menu.camera_checked": "Camera checked just now.",
-        "menu.help": "Seat buttons 1-6 choose an item; Back closes the menu.",
+        "menu.help": "Seat buttons 1-6 choose; or Undo moves down, OK chooses. Back closes.",
         "cam.none": "Camera: none set up. Cards are picked on the screen.",
         "cam.lost": "Camera: not answering. Cards are picked on the screen.",
         "cam.no_mat": "Camera: working, but it does not see the mat. Check that the whole mat "
@@ -318,8 +318,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                        "차례에는 OK를 눌러 직접 고르세요. 직원에게 매트를 다시 인쇄해 달라고 "
                        "하세요.",
         "menu.title": "운영자 메뉴",
-        "menu.hint": "자리 버튼 1-6 (또는 터치)으로 고르고 Back으로 닫습니다. 게임은 그대로 "
-                     "기다립니다.",
+        "menu.hint": "자리 버튼 1-6이나 터치, 또는 Undo로 옮겨 OK로 고릅니다. Back으로 닫습니다.",
         "menu.language": "언어",
         "menu.lang_name": "한국어",
         "menu.seats": "사용하는 자리",
@@ -335,7 +334,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "menu.shutting_down": "끄는 중입니다. Pi의 초록색 불이 멈춘 뒤에 전원을 뽑으세요.",
         "menu.cancelled": "끄기를 취소했습니다.",
         "menu.camera_checked": "방금 카메라를 확인했습니다.",
-        "menu.help": "자리 버튼 1-6으로 항목을 고르고, Back으로 메뉴를 닫습니다.",
+        "menu.help": "자리 버튼 1-6으로 고르거나 Undo로 옮기고 OK로 고릅니다. Back으로 닫습니다.",
         "cam.none": "카메라: 설정되지 않음. 카드는 화면에서 고릅니다.",
         "cam.lost": "카메라: 응답 없음. 카드는 화면에서 고릅니다.",
         "cam.no_mat": "카메라: 작동하지만 매트가 보이지 않습니다. 매트 전체가 보이는지 "

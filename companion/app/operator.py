@@ -11,7 +11,10 @@ the combination never reaches the game; alone, it reaches the game late.
 In the menu the seat buttons pick an item:
   1 language (en/ko)   2 seats in use (2..6)   3 LED brightness (25/50/75/100 %)
   4 camera check       5 safe shutdown (OK confirms)   6 close
-Back closes the menu (or cancels the shutdown question). The menu never logs an event.
+A table with fewer seat buttons than items reaches every item with two buttons that every
+table has: Undo moves a highlight down the rows (round again after the last) and OK does the
+highlighted item. Back closes the menu (or cancels the shutdown question). The menu never
+logs an event.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ COMBO_WINDOW = 2.0  # seconds between the long Back and the long Undo
 COMBO_KINDS = ("back", "undo")
 SEAT_CHOICES = tuple(range(MIN_SEATS, MAX_SEATS + 1))
 BRIGHTNESS_CHOICES = (0.25, 0.5, 0.75, 1.0)
+MENU_ROWS = 6  # the items, one per seat button of a 6-seat table
 
 
 
@@ -68,10 +72,12 @@ class Combination:
 
 @dataclass
 class OperatorMenu:
-    """What the menu shows: the shutdown question, and the last thing it said."""
+    """What the menu shows: the shutdown question, the last thing it said, and the row
+    Undo has highlighted (0-based; None until Undo is pressed)."""
 
     confirming: bool = False
     note: tuple[str, dict] | None = None
+    cursor: int | None = None
 
 
 def next_choice(choices: tuple, current) -> object:

@@ -1,6 +1,7 @@
 """The operator menu, drawn over the table screen with its helpers (fonts, scale, touch).
 
-Six rows, one per seat button, so a row is chosen by its seat button or by touching it; a line
+Six rows, one per seat button, so a row is chosen by its seat button or by touching it (or,
+with fewer seat buttons, highlighted by Undo and chosen by OK); a line
 with the camera in plain words; the menu's last message; Back (and OK while the shutdown
 question is asked) as touch buttons.
 """
@@ -70,6 +71,9 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
         rect = screen.R(140, 100 + i * 72, 1000, 62)
         colour = MENU_BAD if (i == 4 and menu.confirming) else MENU_ROW
         pygame.draw.rect(dst, colour, rect, border_radius=max(4, rect.h // 5))
+        if menu.cursor == i:  # the row Undo highlighted: OK does it
+            pygame.draw.rect(dst, GOLD, rect, width=max(2, rect.h // 16),
+                             border_radius=max(4, rect.h // 5))
         badge = screen.R(150, 106 + i * 72, 50, 50)
         pygame.draw.rect(dst, GOLD, badge, border_radius=max(3, badge.h // 4))
         screen.blit_text(dst, str(i + 1), big, badge.center, MENU_PANEL, True, anchor="center")
