@@ -8,6 +8,7 @@ import pytest
 
 from companion.app.controller import Controller
 from companion.app.devices import VirtualPanel
+from companion.app.i18n import tr
 from companion.app.inputs import Press, Seen, Taken, Tick, Unsure, from_button, from_key
 from companion.engine import Game
 from companion.tablelog import load_game
@@ -60,6 +61,31 @@ def start(players=3, first=1, log=None, camera=False):
     ctl.handle(OK)
     ctl.handle(seat(first))
     return ctl, log
+
+
+def test_back_while_players_join_takes_back_one_seat_the_last_to_join():
+    """A slip of Back at the join screen used to empty the table: each player had to join
+    again. It now takes back the last seat to join, and says who."""
+    ctl = Controller(Game, camera=False)
+    ctl.handle(BACK)
+    assert ctl.joined == [] and ctl.message[0] == "msg.nobody_joined"
+    for s in (4, 1, 5, 2):
+        ctl.handle(seat(s))
+    ctl.handle(BACK)
+    assert ctl.joined == [1, 4, 5] and ctl.message == ("msg.left", {"player": "Orange"})
+    assert tr("en", *ctl.message[:1], **ctl.message[1]).startswith("Orange left")
+    assert tr("ko", *ctl.message[:1], **ctl.message[1]).startswith("주황님이")
+    ctl.handle(seat(2))  # joins again
+    ctl.handle(seat(2))  # and leaves by their own button: Back then takes 5, the last still in
+    ctl.handle(BACK)
+    assert ctl.joined == [1, 4]
+    ctl.handle(OK)
+    assert ctl.phase == "setup_first"
+    ctl.handle(BACK)  # from "who starts?" back to the join screen, everyone still in
+    assert ctl.phase == "setup_join" and ctl.joined == [1, 4]
+    ctl.handle(BACK)
+    ctl.handle(BACK)
+    assert ctl.joined == [] and ctl.phase == "setup_join"
 
 
 def test_setup_needs_two_players_and_logs_nothing_until_then():

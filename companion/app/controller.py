@@ -101,6 +101,7 @@ class Controller:
         self.now = 0.0
         self.version = 0
         self.joined: list[int] = []  # seat numbers (1-based), in seat order
+        self._join_order: list[int] = []  # the seats as they joined (Back takes the last)
         self.pending: Pending | None = None
         self.message: tuple[str, dict] | None = None
         self._notices: list[str] = []  # notices waiting for the one shown to be read
@@ -432,13 +433,22 @@ class Controller:
                 self._say("msg.seat_not_in_use", seat=p.value, seats=self.seats_in_use)
             else:
                 self.joined = sorted(self.joined + [p.value])
+                self._join_order = [s for s in self._join_order if s != p.value] + [p.value]
         elif p.kind == "ok":
             if len(self.joined) < 2:
                 self._say("msg.need_two")
             else:
                 self.phase = "setup_first"
         elif p.kind == "back":
-            self.joined = []
+            # One seat leaves: the last to join (a press by mistake), else the highest (the
+            # players of the last game, kept). A slip of Back never empties the table.
+            last = next((s for s in reversed(self._join_order) if s in self.joined),
+                        self.joined[-1] if self.joined else None)
+            if last is None:
+                self._say("msg.nobody_joined")
+            else:
+                self.joined.remove(last)
+                self._say("msg.left", player=self.names[last - 1])
         else:
             self._say("msg.wrong_button")
 
