@@ -239,11 +239,34 @@ def test_webcams_streams_and_home_folders_as_people_write_them(tmp_path, monkeyp
         config = parse_source(spec)
         assert config["kind"] == "folder"
         assert int(make_source(config).read().image[0, 0, 0]) == 9
+    video = tmp_path / "game.avi"  # opencv:~/game.avi, a video in the home folder
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for _ in range(3):
+        writer.write(np.full((48, 64, 3), 200, np.uint8))
+    writer.release()
+    config = parse_source("opencv:~/game.avi")
+    assert config == {"kind": "opencv", "device": str(video)}
+    source = make_source({"kind": "opencv", "device": "~/game.avi"})  # as a settings file says
+    try:
+        assert source.read().image.shape[:2] == (48, 64)
+    finally:
+        source.close()
     config = {"kind": "opencv", "device": "0"}  # a number written in quotes in a settings file
     assert check_config(config) == {"device": 0}
     for seed in ("x", 1.5, -1, True):
         with pytest.raises(SourceConfigError, match=r"seed = .*: give a whole number"):
             check_config({"kind": "synthetic", "seed": seed})
+
+
+@pytest.mark.parametrize("word", ["nan", "inf", "-inf"])
+def test_a_camera_number_that_is_no_number_is_refused(word):
+    """``nan`` and ``inf`` read as numbers (Python's float). A Pi camera's exposure of nan or
+    inf passed the check and would have reached the camera's driver; the synthetic camera's
+    settings were checked already."""
+    with pytest.raises(SourceConfigError, match=r"noise = .*: give a number of 0 or more"):
+        check_config(parse_source(f"synthetic:noise={word}"))
+    with pytest.raises(SourceConfigError, match=r"exposure_us = .*: give a positive number"):
+        check_config(parse_source(f"picamera2:exposure_us={word}"))
 
 
 def test_camera_config_from_toml(tmp_path):

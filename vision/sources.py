@@ -347,7 +347,8 @@ def _positive(config: Mapping, key: str) -> None:
     value = config.get(key)
     if value is None:
         return
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+    if (isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+            or not math.isfinite(value)):
         raise SourceConfigError(f"camera setting {key} = {value!r}: give a positive number")
 
 
