@@ -149,6 +149,28 @@ def test_tick_saves_a_game_kept_waiting_for_room(tmp_path, systemd, monkeypatch)
     kiosk.stop()
 
 
+def test_shutdown_saves_a_move_that_waited_for_room_before_switching_off(tmp_path, systemd,
+                                                                         monkeypatch):
+    """Room back on the disk, no retry yet: the operator's safe shutdown saves the move that
+    waits before the table goes off."""
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
+    events = [dict(e) for e in play_game(["Ann", "Ben"], 1)[1]]
+    kiosk.session.push(events[0])
+    monkeypatch.setattr(TableLog, "append", lambda self, e: (_ for _ in ()).throw(
+        OSError(errno.ENOSPC, "No space left on device")))
+    kiosk.session.push(events[1])
+    assert kiosk.session.unsaved
+    monkeypatch.undo()
+    unsaved_at_power_off = []
+    monkeypatch.setattr(runtime, "shutdown",
+                        lambda reboot: unsaved_at_power_off.append(kiosk.session.unsaved))
+    assert kiosk.shutdown() is None
+    assert unsaved_at_power_off == [False]
+    log = tmp_path / "state" / "table.jsonl"
+    assert [json.loads(line) for line in log.read_text().splitlines()] == events[:2]
+    kiosk.stop()
+
+
 def test_shutdown_failure_is_a_message(tmp_path, systemd, monkeypatch):
     kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
     monkeypatch.setattr(runtime, "shutdown", lambda reboot: "The table could not be switched "
