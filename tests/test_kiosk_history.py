@@ -122,6 +122,30 @@ def test_a_game_that_is_not_finished_or_inconsistent_is_refused(history, change,
     assert history.game_count() == 0
 
 
+@pytest.mark.parametrize("removed", ["the file", "its write-ahead files too", "the folder"])
+def test_a_history_removed_while_open_is_started_again_where_it_was(tmp_path, caplog, removed):
+    """Staff clearing the statistics with rm while the table runs: the games after it went
+    into the deleted file and were lost when the table restarted."""
+    import shutil
+
+    path = tmp_path / "state" / "history.sqlite"
+    first, _ = finished_game(["Ann", "Ben"], 0)
+    second, _ = finished_game(["Cat", "Dan"], 1)
+    with History.open(path) as history:
+        history.record_game(first)
+        if removed == "the folder":
+            shutil.rmtree(path.parent)
+        else:
+            for p in path.parent.glob("history.sqlite*" if "too" in removed else "*.sqlite"):
+                p.unlink()
+        assert history.game_count() == 0  # what is there now: nothing
+        history.record_game(second)
+        assert [g.players for g in history.list_games()] == [("Cat", "Dan")]
+    assert "was removed while the table ran" in caplog.text
+    with History.open(path) as again:  # the next start finds it
+        assert [g.players for g in again.list_games()] == [("Cat", "Dan")]
+
+
 def test_export_as_table_log_replays_to_the_same_game(history, tmp_path):
     events, state = finished_game(["Ann", "Ben", "Cat"], 5, with_undo=True)
     game_id = history.record_game(events, state)

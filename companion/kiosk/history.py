@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.tablelog import encode
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "GAME_NAME",
@@ -138,6 +142,19 @@ def _storage_error(exc: sqlite3.Error, path: Path | str, doing: str) -> HistoryE
                         outside_a_game=said)
 
 
+def _file_identity(path: Path | str) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode); None in memory, or when it cannot be told."""
+    if str(path) == ":memory:":
+        return None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return (-1, -1)  # removed: no file opened has this
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 def _fingerprint(events: Sequence[Mapping[str, Any]]) -> str:
     text = "\n".join(json.dumps(e, sort_keys=True, ensure_ascii=False) for e in events)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -177,6 +194,7 @@ class History:
     def __init__(self, conn: sqlite3.Connection, path: Path | str):
         self._conn = conn
         self.path = path
+        self._file = _file_identity(path)  # the file opened (see _reopen_if_removed)
 
     # ---------------------------------------------------------------------------- opening
     @classmethod
@@ -239,6 +257,22 @@ class History:
     def close(self) -> None:
         self._conn.close()
 
+    def _reopen_if_removed(self) -> None:
+        """Start a new history where the file was, when it was removed (or replaced) while
+        open: staff clearing the statistics with ``rm``, or the state folder emptied. Games
+        went on into the deleted file until the table restarted, and were lost then."""
+        now = _file_identity(self.path)
+        if self._file is None or now is None or now == self._file:
+            return
+        log.warning("The game history %s was removed while the table ran: a new one is "
+                    "started there.", self.path)
+        # Closed first: its write-ahead files beside the path are its own, and a new database
+        # there must not take them up. Should the new one fail to open, the next call tries
+        # again (the old file is still not there).
+        self._conn.close()
+        fresh = History.open(self.path)
+        self._conn, self._file = fresh._conn, fresh._file
+
     def __enter__(self) -> History:
         return self
 
@@ -277,6 +311,7 @@ class History:
         log = b"".join(map(encode, events)).decode("utf-8")  # as the table writes it
         finished = _utc(finished_at).isoformat(timespec="seconds")
         started = None if started_at is None else _utc(started_at).isoformat(timespec="seconds")
+        self._reopen_if_removed()
         c = self._conn
         try:
             c.execute("BEGIN IMMEDIATE")
@@ -309,6 +344,7 @@ class History:
 
     # ---------------------------------------------------------------------------- reading
     def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        self._reopen_if_removed()
         try:
             return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
