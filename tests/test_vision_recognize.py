@@ -996,6 +996,30 @@ def test_a_link_back_to_the_reference_folder_is_no_card(tmp_path):
     assert sorted(reference_files(tmp_path)) == ["cook", "ghost", "vampire"]
 
 
+def test_references_given_the_folder_above_a_deck_are_warned_of(tmp_path, caplog):
+    """``--refs assets`` for ``--refs assets/cards`` made one card called "cards" of the
+    whole deck, without a word; photos of one card in its folder are left alone."""
+    from vision.recognize import reference_files
+
+    (tmp_path / "cards").mkdir()
+    for label in ("ghost", "cook", "vampire"):
+        (tmp_path / "cards" / f"{label}.png").write_bytes((CARDS / f"{label}.png").read_bytes())
+    assert sorted(reference_files(tmp_path)) == ["cards"]
+    assert "reference folder cards holds pictures named like different cards (cook, ghost, " \
+           "vampire)" in caplog.text
+    assert f"give the folder {tmp_path / 'cards'} itself" in caplog.text
+    caplog.clear()
+    one_card = {"ghost": ("ghost-1", "ghost-2"), "cook": ("IMG_0001", "IMG_0002"),
+                "vampire": ("vampire front", "back"), "butler": ("front", "front (1)")}
+    for label, names in one_card.items():
+        (tmp_path / "mine" / label).mkdir(parents=True)
+        for name in names:
+            (tmp_path / "mine" / label / f"{name}.png").write_bytes(
+                (CARDS / "butler.png").read_bytes())
+    reference_files(tmp_path / "mine")
+    assert "named like different cards" not in caplog.text
+
+
 def test_each_reference_file_is_read_once_to_tell_copies_apart(tmp_path, monkeypatch):
     """The table's start read every reference file to hash it, then again to hash it for
     same_pictures, then once more to decode it."""

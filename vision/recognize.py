@@ -46,6 +46,7 @@ import functools
 import hashlib
 import logging
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -481,6 +482,13 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
             files = [p for p in inside if p.suffix.lower() in IMAGE_SUFFIXES]
             _unread(root, (p for p in inside if p.suffix.lower() in UNREAD_SUFFIXES))
             label = entry.name
+            if _named_like_cards(label, files):
+                log.warning("reference folder %s holds pictures named like different cards "
+                            "(%s): all are read as pictures of one card, %s. If each is a "
+                            "card of its own, give the folder %s itself as the references",
+                            shown_name(label), ", ".join(shown_name(f.stem) for f in files[:4])
+                            + (", ..." if len(files) > 4 else ""), shown_name(label),
+                            shown_name(entry))
         elif entry.suffix.lower() in IMAGE_SUFFIXES:
             files, label = [entry], entry.stem
         else:
@@ -515,6 +523,18 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
                         shown_name(first))
         found.setdefault(label, []).append(f)
     return found
+
+
+def _named_like_cards(label: str, files: Sequence[Path]) -> bool:
+    """Do a card folder's pictures look like several cards' (``--refs`` given the folder
+    above a deck: ``assets`` for ``assets/cards``)? Two pictures at least, whose names (their
+    letters only) begin alike in no pair and none with the folder's name. Photos of one card
+    share a beginning: ghost-1, ghost-2; IMG_0001, IMG_0002; ghost front, ghost back."""
+    words = [re.sub(r"[^a-z]", "", f.stem.casefold()) for f in files]
+    own = re.sub(r"[^a-z]", "", label.casefold())
+    if len(words) < 2 or not all(words) or any(own and w.startswith(own) for w in words):
+        return False
+    return all(a[:3] != b[:3] for i, a in enumerate(words) for b in words[i + 1:])
 
 
 def same_pictures(files: dict[str, list[Path]]) -> list[tuple[Path, Path]]:
