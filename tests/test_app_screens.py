@@ -541,3 +541,76 @@ def test_the_korean_duel_prompt_needs_no_particle_after_a_name():
 
     said = tr("ko", "prompt.lay_duel", player="Red", target="Yellow")
     assert "A 칸에 빨강" in said and "B 칸에 노랑" in said and "는" not in said.split(":")[1]
+
+
+def _row_pixels(surface, rect):
+    return pygame.surfarray.array3d(surface.subsurface(rect)).astype(int)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_the_challenged_players_row_says_so_until_they_answer(lang, size):
+    """Only the prompt said who was challenged: the rows showed the challenger's TURN and
+    nothing on the challenged player's row, hard to find from across the table."""
+    from companion.app.screens.palette import GOLD, TEXT
+
+    def drawn(ctl):
+        ctl.language = lang
+        screen = TableScreen(size, panel=panel, card_art=False)
+        surface = pygame.Surface(size)
+        screen.draw(surface, ctl)
+        return screen, surface
+
+    ctl, panel = SCENES["turn"]()
+    before, plain = drawn(ctl)
+    ctl.handle(Press("seat", 1))  # Green challenges Red
+    assert ctl.phase == "answer" and ctl.pending.target == "Red"
+    screen, asked = drawn(ctl)
+    red, green = screen._row(0, 4), screen._row(3, 4)
+    texts = {key[0] for key in screen._text}
+    assert tr(lang, "label.challenged") in texts  # in words, not by colour alone
+    assert tr(lang, "label.turn") in texts
+    # Red's row changes at a glance; Green's (the challenger's) stays as on its turn
+    changed = np.abs(_row_pixels(asked, red) - _row_pixels(plain, red)).max(axis=2) > 24
+    assert changed.mean() > 0.1
+    assert (_row_pixels(asked, green) == _row_pixels(plain, green)).all()
+    # framed, but not in the turn's gold
+    top = asked.get_at((red.centerx, red.y + 1))[:3]
+    assert top == TEXT and asked.get_at((green.centerx, green.y + 1))[:3] == GOLD
+    for answer in (Press("seat", 1), Press("back")):  # accepted, or refused
+        ctl, panel = SCENES["answer"]()
+        ctl.handle(answer)
+        assert ctl.phase != "answer"
+        screen, _ = drawn(ctl)
+        assert tr(lang, "label.challenged") not in {key[0] for key in screen._text}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_the_challenged_mark_stays_in_its_row_beside_a_long_name(lang, size):
+    import random
+
+    from companion.app.controller import Controller
+    from companion.engine import Game
+
+    long_a, long_b = "Maximilian Alexander von Hohenzollern", "Bartholomew Featherstonehaugh"
+    ctl = Controller(Game, camera=False, rng=random.Random(7), language=lang,
+                     names=[long_a, long_b, "Jo", "Ann", "Bo", "Cy"])
+    for press in [Press("seat", s) for s in range(1, 7)] + [Press("ok"), Press("seat", 1),
+                                                          Press("seat", 2)]:
+        ctl.handle(press)
+    assert ctl.phase == "answer" and ctl.pending.target == long_b
+    screen = TableScreen(size)
+    screen.draw(pygame.Surface(size), ctl)
+    label = tr(lang, "label.challenged")
+    [key] = [key for key in screen._text if key[0] == label]  # whole, not cut short
+    row = screen._row(1, 6)
+    tag = screen._tag(pygame.Surface(size), label, row)
+    assert row.contains(tag)
+    assert screen.font(key[1], True).size(label)[0] <= tag.w - round(12 * screen.scale)
+    name_size = min(30, round(28 * screen.boost))
+    [name] = [key[0] for key in screen._text
+              if key[0].endswith("…") and long_b.startswith(key[0][:-1])]
+    right = row.x + round(40 * screen.scale) + screen.font(name_size, True).size(name)[0]
+    stones = round(270 * screen.scale) + screen.font(40, True).size("9")[0]
+    assert right < tag.x and stones < tag.x  # the name and the stones end before the tag

@@ -270,12 +270,16 @@ class TableScreen:
         players = st["players"]
         exp = ctl.game.expect or {}
         leds = self._led_rows()
+        # The player challenged to a duel, while they must accept or refuse: their row is
+        # framed in white and says so (the challenger's keeps its gold frame and TURN).
+        challenged = ctl.pending.target if ctl.phase == "answer" and ctl.pending else None
         for i, p in enumerate(players):
             rect = self._row(i, len(players))
             turn = exp.get("player") == p["name"] or p["name"] in exp.get("players", ())
-            pygame.draw.rect(dst, PANEL_HI if turn else PANEL, rect, border_radius=10)
-            if turn:
-                pygame.draw.rect(dst, GOLD, rect, width=3, border_radius=10)
+            asked = not turn and p["name"] == challenged
+            pygame.draw.rect(dst, PANEL_HI if turn or asked else PANEL, rect, border_radius=10)
+            if turn or asked:
+                pygame.draw.rect(dst, GOLD if turn else TEXT, rect, width=3, border_radius=10)
             sw = pygame.Rect(rect.x, rect.y, round(12 * self.scale), rect.h)  # seat colour
             seat = ctl.joined[i] if i < len(ctl.joined) else i + 1
             colour_name = SEAT_COLOURS[seat - 1]
@@ -290,16 +294,19 @@ class TableScreen:
             stones = p["stones"]
             self.blit_text(dst, str(stones), 40, (self.R(270, 0, 0, 0).x, rect.centery), GOLD,
                            True, "midleft")
-            bar = self.R(318, 0, 110, 14)
-            bar.centery = rect.centery - round(8 * self.scale)
-            pygame.draw.rect(dst, LED_OFF, bar, border_radius=6)
-            done = bar.copy()
-            done.w = round(bar.w * min(stones, STONES_TO_WIN) / STONES_TO_WIN)
-            if done.w:
-                pygame.draw.rect(dst, GOLD, done, border_radius=6)
-            threes, ones = stone_tokens(stones)
-            self.blit_text(dst, f"3×{threes} 1×{ones}", 18,
-                           (bar.x, bar.bottom + round(4 * self.scale)), DIM)
+            if asked:  # the tag stands where the progress and the tokens were
+                self._tag(dst, tr(lang, "label.challenged"), rect)
+            else:
+                bar = self.R(318, 0, 110, 14)
+                bar.centery = rect.centery - round(8 * self.scale)
+                pygame.draw.rect(dst, LED_OFF, bar, border_radius=6)
+                done = bar.copy()
+                done.w = round(bar.w * min(stones, STONES_TO_WIN) / STONES_TO_WIN)
+                if done.w:
+                    pygame.draw.rect(dst, GOLD, done, border_radius=6)
+                threes, ones = stone_tokens(stones)
+                self.blit_text(dst, f"3×{threes} 1×{ones}", 18,
+                               (bar.x, bar.bottom + round(4 * self.scale)), DIM)
             badge = tr(lang, "label.out") if not p["alive"] else (
                 tr(lang, "label.turn") if turn else "")
             if badge:
@@ -308,6 +315,20 @@ class TableScreen:
             self.blit_text(dst, str(seat), 18, (rect.x + 22 * self.scale, rect.y + 4 * self.scale),
                            DIM)
             self.hits.append((rect, Press("seat", seat)))
+
+    def _tag(self, dst, label, row) -> pygame.Rect:
+        """``label`` in dark letters on a light tag, right of a player's stones in their row:
+        read from across the table, and not by its colour alone. Returns the tag's area."""
+        tag = self.R(312, 0, 0, 36)
+        tag.w = row.right - round(8 * self.scale) - tag.x
+        tag.centery = row.centery
+        pygame.draw.rect(dst, TEXT, tag, border_radius=max(4, tag.h // 3))
+        room = tag.w - round(12 * self.scale)
+        sizes = (min(30, round(24 * self.boost)), 24, 20, 18)
+        size = next((s for s in sizes if self.font(s, True).size(label)[0] <= room), 18)
+        self.blit_text(dst, self.fit(label, size, room, True), size, tag.center, BG, True,
+                       "center")
+        return tag
 
     def _candles(self, dst, rect, leds, seat, player) -> pygame.Rect:
         """A player's health candles (the dial's lights) in their row; returns their area."""
