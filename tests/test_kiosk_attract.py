@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from companion.app.i18n import CARDS
+from companion.app.i18n import CARDS, tr
 from companion.cards import COPIES, IDENTITIES, POWER, display_name
 from companion.kiosk.attract import PAGE_SECONDS, PAGES, AttractScreen, find_font, page_at, wrap
 
@@ -80,9 +80,38 @@ def test_every_character_has_a_glyph():
     if path is None:
         pytest.skip("no Hangul font here (the app's assets/fonts, or Debian's fonts-nanum)")
     font = pygame.font.Font(str(path), 24)
-    from companion.kiosk.attract import FOOTER
-
-    text = FOOTER + "".join(t + "".join(b) for lang in PAGES.values() for t, b in lang)
+    text = "".join(tr(lang, "attract.press") for lang in PAGES)
+    text += "".join(t + "".join(b) for lang in PAGES.values() for t, b in lang)
     missing = sorted({ch for ch in set(text) if not ch.isspace()
                       and font.metrics(ch)[0] is None})
     assert missing == []
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_every_word_of_a_page_is_in_its_language(monkeypatch, size):
+    """The Korean pages kept the English title, "Abraca Who?", where the table says
+    아브라카 후?, and every page's footer said how to play in English as well."""
+    import re
+
+    from companion.kiosk import attract
+
+    drawn = []
+    real = attract.Fonts.render
+
+    def render(self, px, text, colour):
+        drawn.append(text)
+        return real(self, px, text, colour)
+
+    monkeypatch.setattr(attract.Fonts, "render", render)
+    screen = AttractScreen(size)
+    assert screen.layout("ko", 0)[0][0] == tr("ko", "title") == "아브라카 후?"
+    surface = pygame.Surface(size)
+    other = {"en": re.compile("[\uac00-\ud7a3]"), "ko": re.compile("[A-Za-z]")}
+    for step, (language, index) in enumerate(
+            page_at(k * PAGE_SECONDS) for k in range(2 * len(PAGES["en"]))):
+        drawn.clear()
+        assert screen.draw(surface, step * PAGE_SECONDS + 0.5)
+        assert tr(language, "attract.press") in drawn, (language, index)
+        if index == 0:
+            assert drawn[0] == tr(language, "title")
+        assert not [t for t in drawn if other[language].search(t)], (language, index)

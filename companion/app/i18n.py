@@ -190,6 +190,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.on": "Camera: working. Cards seen: {cards}.",
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
+        "attract.press": "Press any button to play",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -355,6 +356,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.on": "카메라: 작동. 보이는 카드: {cards}.",
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",
+        "attract.press": "아무 버튼이나 눌러 시작하세요",
     },
 }
 

@@ -1,7 +1,9 @@
 """The attract screen: a summary of the rules, page by page, in English and Korean.
 
 It shows when the table has been idle (see :class:`companion.kiosk.cafe.IdleTimer`); any button
-brings the game back. Each page shows in English, then in Korean, ``PAGE_SECONDS`` each.
+brings the game back. Each page shows in English, then in Korean, ``PAGE_SECONDS`` each, every
+word of it in that language: the game's title and the line saying how to play are the table's
+own (``title`` and ``attract.press`` in :mod:`companion.app.i18n`).
 
     screen = AttractScreen((1280, 720))
     if screen.draw(surface, seconds_since_idle):   # True when the page changed
@@ -15,6 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from companion.app.i18n import tr
 from companion.app.screens import palette
 
 __all__ = ["PAGES", "PAGE_SECONDS", "AttractScreen", "Fonts", "find_font", "page_at", "wrap"]
@@ -25,7 +28,7 @@ LINE = 1.35  # line height, in font sizes
 # (title, lines) per page; the same pages in each language.
 PAGES: dict[str, list[tuple[str, list[str]]]] = {
     "en": [
-        ("Abraca Who?", [
+        (tr("en", "title"), [
             "You see everyone's card but your own.",
             "Work out who you are, survive the duels, and be the first to 7 stones.",
         ]),
@@ -61,7 +64,7 @@ PAGES: dict[str, list[tuple[str, list[str]]]] = {
         ]),
     ],
     "ko": [
-        ("Abraca Who?", [
+        (tr("ko", "title"), [
             "다른 사람의 카드는 보이지만 내 카드는 보이지 않습니다.",
             "내 정체를 추리하고, 결투에서 살아남아, 마법의 돌 7개를 먼저 모으세요.",
         ]),
@@ -98,7 +101,6 @@ PAGES: dict[str, list[tuple[str, list[str]]]] = {
     ],
 }
 
-FOOTER = "Press any button to play  ·  아무 버튼이나 눌러 시작하세요"
 LANGUAGE_ORDER = ("en", "ko")
 
 _FONT_NAMES = ("NanumSquareR.ttf", "NanumGothic.ttf", "NanumBarunGothic.ttf")  # system
@@ -222,11 +224,10 @@ class AttractScreen:
         y = margin // 2
         for text, px, colour in self.layout(language, index):
             if text:
-                surface.blit(self._font(px).render(text, True, colour), (margin, y))
+                surface.blit(self._font.render(px, text, colour), (margin, y))
             y += int(px * LINE)
         footer_px = max(10, height // 30)
-        font = self._font(footer_px)
-        image = font.render(FOOTER, True, self.DIM)
+        image = self._font.render(footer_px, tr(language, "attract.press"), self.DIM)
         surface.blit(image, ((width - image.get_width()) // 2,
                              height - margin // 2 - image.get_height()))
         # Page dots.
