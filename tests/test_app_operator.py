@@ -493,6 +493,27 @@ def test_the_misfit_warning_goes_when_the_controller_is_told_the_cards_fit():
     assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
 
 
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_cards_smaller_than_the_mat_expects_are_not_called_a_mat_printed_too_small(lang, size):
+    ctl, panel = _midgame()
+    ctl.language = lang
+    ctl.camera_expected = ctl.camera = True
+    ctl.set_mat_found(True, (), 0.7)
+    screen = TableScreen(size, panel=panel, card_art=False)
+    screen.draw(pygame.Surface(size), ctl)
+    said = tr(lang, "warn.misfit_small")
+    lines = screen.wrap(said, 22, round(1250 * screen.scale), True)  # as drawn: bold
+    assert len(lines) <= 2  # the screen shows two lines of a message: all of it
+    assert all(any(line == key[0] for key in screen._text) for line in lines)
+    assert not any(tr(lang, "warn.misfit")[:12] in key[0] for key in screen._text)
+    for (text, font_size, _colour, bold) in list(screen._text):
+        assert not _missing(screen.font(font_size, bold), text), text
+    assert camera_line(ctl, "en") == ("Camera: mat found, but cards look 0.7 times as large as "
+                                      "it expects: smaller cards, or a mat printed over A3.")
+    assert "0.7배로 보입니다" in camera_line(ctl, "ko")
+
+
 def test_what_the_camera_line_says_first():
     """A camera not answering, or not seeing the mat, says nothing of the cards' size; cards
     too large say more than a slot seen poorly (on a mat printed small, slots look far)."""

@@ -106,6 +106,20 @@ def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
     assert "I cannot see one card in slot A." in said[0], said
 
 
+def test_a_card_smaller_than_the_mat_expects_is_said_to_misfit(tmp_path):
+    """Mini cards (44 x 62 mm) on the A3 mat: "I cannot see one card" alone, and staff
+    would lay them again and again."""
+    table = Table()
+    source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)],
+                                                  card_mm=(44, 62))])
+    said = []
+    result = enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
+                    ask=scripted(""), say=said.append, flush=0, attempts=1)
+    assert "measures 0.7 times a card on this mat" in said[0], said
+    assert "smaller than the 63 x 88 mm cards it is made for" in said[0]
+    assert result.saved == {}
+
+
 def test_an_outline_found_outside_the_empty_slot_is_no_card_of_another_size(tmp_path):
     """Slot A empty, and the one outline found is a corner square (the only quad in view is
     taken when none lies in the slot): no card is there, so no word of the mat's size."""
@@ -280,7 +294,7 @@ def test_the_card_is_enrolled_not_the_picture_panel_found_on_it():
 
 def test_a_picture_panel_alone_in_the_slot_is_no_mat_printed_at_another_size(tmp_path):
     """Only the picture on the card found (0.7 times a card): staff are asked to lay the
-    card again, not told to print the mat again."""
+    card again first, and told what such a size means only if the card is that size."""
     table = Table()
     cx, cy = slot_centre("a")
     panel = table.px(cv2.boxPoints(((cx, cy - 12), (48, 60), 0)))
@@ -288,7 +302,9 @@ def test_a_picture_panel_alone_in_the_slot_is_no_mat_printed_at_another_size(tmp
     said = []
     enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [panel],
            ask=scripted(""), say=said.append, flush=0, attempts=1)
-    assert "I cannot see one card in slot A." in said[0], said
+    assert said[0].startswith("I cannot see one card in slot A: what lies there measures 0.7 "
+                              "times a card on this mat. Lay the Vampire card flat"), said
+    assert said[0].index("Lay the Vampire card") < said[0].index("If it is that size")
 
 
 @pytest.mark.parametrize("seed", [21, 34])

@@ -749,6 +749,21 @@ def test_cards_too_large_for_the_mat_are_said_while_they_lie_there():
     assert tracker.misfit is None and events == [CardLaid("vampire", "a", 0.9)]
 
 
+def test_cards_smaller_than_the_mat_expects_are_said_while_they_lie_there():
+    """Mini cards (44 x 62 mm) on the A3 mat were never read, without a word."""
+    from vision.tracking import MISFIT_HOLD
+
+    table, tracker = Table(), RevealTracker(ColourRecognizer(), stable_frames=2)
+    card = [("vampire", slot_centre("a"), 0.0)]
+    events = _film(table, tracker, MISFIT_HOLD + 0.5, card, card_mm=(44, 62))
+    assert events == [] and tracker.misfit == pytest.approx(0.7, abs=0.05)
+    assert tracker.message.startswith("Mat found, but the cards in the slots look 0.7 times as "
+                                      "large as a card on this mat should, so they are not read")
+    assert "smaller than the 63 x 88 mm cards it is made for" in tracker.message
+    _film(table, tracker, 0.3)
+    assert tracker.misfit is None and tracker.message == "Mat found."
+
+
 def test_a_card_held_over_a_slot_is_no_mat_printed_too_small():
     """Held nearer the camera it measures a little more than a card, however long; lowered
     onto the slot, its size changes all the way down."""

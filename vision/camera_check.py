@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 
 from vision.mat import (
-    REPRINT_MAT,
     ZONES,
     MatView,
     describe_markers,
     detect_markers,
     mat_from_markers,
+    reprint_advice,
     slot_words,
     zone_corners_mm,
 )
@@ -57,7 +57,7 @@ class CheckReport:
         """Cards read in the slots that the mat says are no card's size: the mat was printed
         at another size than its own (shrunk onto A4: A3 printed "fit to page" is read)."""
         return (f"The cards in the slots look {self.misfit:.1f} times as large as a card on "
-                f"this mat should, so they are not read: {REPRINT_MAT}")
+                f"this mat should, so they are not read: {reprint_advice(self.misfit)}")
 
     def mat_line(self) -> str:
         if self.mat is None:

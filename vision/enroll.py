@@ -20,6 +20,7 @@ from companion.cards import IDENTITIES  # the game's cards, asked for in turn
 from vision.mat import (
     CARD_SIZE_TOLERANCE,
     REPRINT_MAT,
+    REPRINT_MAT_SMALLER,
     MatView,
     detect_markers,
     mat_from_markers,
@@ -264,6 +265,17 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
                         say(f"The card in slot {slot.upper()} looks "
                             f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
                             f"should: {REPRINT_MAT}")
+                    elif (quad is not None and view is not None
+                            and (zone := view.zone_of(quad)) is not None and zone.name == slot
+                            and not slot_outline(quad, view, slot)
+                            and (times := view.misfit_times(quad)) is not None):
+                        # Smaller than a card, in a card's shape: the picture on a card whose
+                        # own edge did not show, or cards smaller than the mat is made for.
+                        say(f"I cannot see one card in slot {slot.upper()}: what lies there "
+                            f"measures {times:.1f} times a card on this mat. Lay the "
+                            f"{pretty(label)} card flat in slot {slot.upper()}, with nothing "
+                            f"else on it, and try again. If it is that size, "
+                            f"{REPRINT_MAT_SMALLER}")
                     else:
                         where = f"in slot {slot.upper()}" if view is not None else "on its own"
                         say(f"I cannot see one card {where}. Lay the {pretty(label)} card flat "

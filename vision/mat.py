@@ -103,6 +103,20 @@ CARD_SIZE_TOLERANCE = 0.15
 # ``MatView.times_a_card``): camera-check and enrolment say it alike.
 REPRINT_MAT = ("the mat was printed at another size. Print it on A3 paper at 100 % (not shrunk "
                "onto A4): its corner squares must measure 40 mm.")
+# Cards smaller than a card on the mat: a mat printed larger than A3, or cards of a smaller
+# size than the 63 x 88 mm the mat is made for.
+REPRINT_MAT_SMALLER = ("the mat was printed larger than A3, or the cards are smaller than the "
+                       "63 x 88 mm cards it is made for, which it cannot read. Print it on A3 "
+                       "paper at 100 %: its corner squares must measure 40 mm.")
+
+
+def reprint_advice(times: float) -> str:
+    """What to tell staff when cards measure ``times`` a card on the mat (not about 1)."""
+    return REPRINT_MAT if times > 1 else REPRINT_MAT_SMALLER
+# A card read on the mat measuring MISFIT_LARGER times a card on it at least (or its inverse at
+# most), with a card's shape at that size, is a card of another size than the mat's (see
+# ``MatView.misfit_times``, and vision.tracking for how long it must lie there).
+MISFIT_LARGER = 1.25
 MIN_MARKERS = 2  # two markers (8 corners) fix the homography; three or four make it robust
 
 
@@ -174,6 +188,17 @@ class MatView:
 
         area = abs(cv2.contourArea(self.image_to_mat(corners).astype(np.float32)))
         return float(np.sqrt(area / (CARD_W_MM * CARD_H_MM)))
+
+    def misfit_times(self, corners) -> float | None:
+        """How many times a card on the mat the quad (image px) measures, when it is of
+        another size than a card on it (``MISFIT_LARGER``) with a card's shape at that size;
+        else None."""
+        times = self.times_a_card(corners)
+        if 1 / MISFIT_LARGER < times < MISFIT_LARGER:
+            return None
+        mm = self.image_to_mat(corners)
+        mid = mm.mean(axis=0)
+        return times if card_sized_mm(mid + (mm - mid) / times) else None
 
     def outline_px(self) -> np.ndarray:
         corners = np.array([(0, 0), (MAT_W_MM, 0), (MAT_W_MM, MAT_H_MM), (0, MAT_H_MM)],

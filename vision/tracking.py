@@ -25,16 +25,15 @@ from vision.mat import (
     CARD_H_MM,
     CARD_W_MM,
     MARKERS,
-    REPRINT_MAT,
     ZONES,
     MatView,
     Zone,
     card_corners,
-    card_sized_mm,
     describe_markers,
     detect_markers,
     marker_corners_mm,
     mat_from_markers,
+    reprint_advice,
     slot_words,
 )
 
@@ -64,12 +63,13 @@ CLEAR_MARGIN = 0.03
 # read. With one square in view, it is looked for at once but never doubted.
 ANCHOR_CHANGE = 0.15
 # The mat was printed too small (shrunk from A3 onto A4: real cards measure 1.41 times a card
-# on it), and no card lying in a slot will ever be read, when cards named in the slots have a
-# card's shape but MISFIT_LARGER times its size at least, with none named there that fits,
-# for MISFIT_HOLD seconds (MISFIT_FRAMES frames without times), their size steady within
-# MISFIT_STEADY of where it began. A card held nearer the camera over a slot seldom measures
-# that much more, nor holds that still for so long. It is said while such cards lie there.
-MISFIT_LARGER = 1.25
+# on it) or too large (and cards smaller than the 63 x 88 mm the mat is made for measure as
+# little), and no card lying in a slot will ever be read, when cards named in the slots have a
+# card's shape but vision.mat.MISFIT_LARGER times its size at least (or at most its inverse),
+# with none named there that fits, for MISFIT_HOLD seconds (MISFIT_FRAMES frames without
+# times), their size steady within MISFIT_STEADY of where it began. A card held nearer the
+# camera over a slot seldom measures that much more, nor holds that still for so long. It is
+# said while such cards lie there.
 MISFIT_HOLD = 3.0
 MISFIT_FRAMES = 45
 MISFIT_STEADY = 0.05
@@ -422,7 +422,8 @@ class RevealTracker:
         self._now: float | None = None  # the last picture's time
         self._last_readings: dict[str, ZoneReading] | None = None
         # How many times as large as a card on the mat the cards named in the slots measure,
-        # while they lie there too large to be read (see MISFIT_LARGER); else None.
+        # while they lie there too large or too small to be read (see
+        # vision.mat.MISFIT_LARGER); else None.
         self.misfit: float | None = None
         self._odd: tuple[float, float | None, int] | None = None  # (times, since t, since n)
         self.examined = 0  # frames that went through detection and recognition
@@ -538,8 +539,8 @@ class RevealTracker:
         named = [(p, ok) for p, ok in zip(every, sized, strict=True)
                  if p.label is not None and p.zone is not None]
         fits = any(ok for _, ok in named)
-        self._watch_size([] if fits else [times for p, ok in named
-                                          if not ok and (times := self._oversized(p))], t)
+        self._watch_size([] if fits else [times for p, ok in named if not ok and (
+            times := self.mat.misfit_times(p.corners))], t)
         self._last_readings = self._per_zone(self.placed)
         return self.logic.feed(self._last_readings)
 
@@ -600,22 +601,11 @@ class RevealTracker:
                             + "): going by where the mat was.")
         return False
 
-    def _oversized(self, p: PlacedReading) -> float | None:
-        """How many times a card on the mat the reading ``p`` measures, when it has a card's
-        shape at MISFIT_LARGER times its size at least; else None."""
-        assert self.mat is not None
-        times = self.mat.times_a_card(p.corners)
-        if times < MISFIT_LARGER:
-            return None
-        mm = self.mat.image_to_mat(p.corners)
-        mid = mm.mean(axis=0)
-        return times if card_sized_mm(mid + (mm - mid) / times) else None
-
     def _watch_size(self, odd: list[float] | None, t: float | None) -> None:
-        """Judge from each frame whether cards too large for the mat lie in the slots
-        (``misfit``, see MISFIT_LARGER): ``odd``, how many times a card on the mat each card
-        named in a slot too large for it measures (empty: none, or a card fits, or nothing
-        is read; None: a still frame, as the last one examined)."""
+        """Judge from each frame whether cards too large or too small for the mat lie in the
+        slots (``misfit``, see ``vision.mat.MISFIT_LARGER``): ``odd``, how many times a card
+        on the mat each card named in a slot of another size measures (empty: none, or a card
+        fits, or nothing is read; None: a still frame, as the last one examined)."""
         n = self.examined + self.skipped
         was = self.misfit
         if odd is not None:
@@ -635,7 +625,8 @@ class RevealTracker:
     def _found_message(self) -> str:
         if self.misfit is not None:
             return (f"Mat found, but the cards in the slots look {self.misfit:.1f} times as "
-                    f"large as a card on this mat should, so they are not read: {REPRINT_MAT}")
+                    f"large as a card on this mat should, so they are not read: "
+                    f"{reprint_advice(self.misfit)}")
         return "Mat found." if not self.slots_poor else (
             f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
             "companion camera-check.")

@@ -159,6 +159,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.misfit": "The mat is printed too small, so the camera cannot read the cards: when "
                        "a card is to be laid, press OK and pick it by hand. Ask the staff to "
                        "reprint the mat.",
+        "warn.misfit_small": "The cards look smaller than this mat is made for, so the camera "
+                             "cannot read them: when a card is to be laid, press OK and pick it "
+                             "by hand. Ask the staff to check the mat's size.",
         "menu.title": "Operator menu",
         "menu.hint": "Choose: seat button 1-6, touch, or Undo to move and OK. Back closes.",
         "menu.language": "Language",
@@ -187,6 +190,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                           "read cards there. Mount it straighter above the mat, or closer.",
         "cam.misfit": "Camera: mat found, but cards look {times} times too large on it: print "
                       "the mat on A3 at 100 %.",
+        "cam.misfit_small": "Camera: mat found, but cards look {times} times as large as it "
+                            "expects: smaller cards, or a mat printed over A3.",
         "cam.on": "Camera: working. Cards seen: {cards}.",
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
@@ -324,6 +329,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.misfit": "매트가 너무 작게 인쇄되어 카메라가 카드를 읽지 못합니다: 카드를 놓을 "
                        "차례에는 OK를 눌러 직접 고르세요. 직원에게 매트를 다시 인쇄해 달라고 "
                        "하세요.",
+        "warn.misfit_small": "카드가 이 매트에 맞는 크기보다 작아 보여 카메라가 읽지 못합니다: "
+                             "카드를 놓을 차례에는 OK를 눌러 직접 고르세요. 직원에게 매트 크기를 "
+                             "확인해 달라고 하세요.",
         "menu.title": "운영자 메뉴",
         "menu.hint": "자리 버튼 1-6이나 터치, 또는 Undo로 옮겨 OK로 고릅니다. Back으로 닫습니다.",
         "menu.language": "언어",
@@ -353,6 +361,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                           "가깝게 달아 주세요.",
         "cam.misfit": "카메라: 매트 찾음. 하지만 카드가 매트에 맞는 크기의 {times}배로 보입니다: "
                       "매트를 A3 용지에 100 %로 인쇄하세요.",
+        "cam.misfit_small": "카메라: 매트 찾음. 하지만 카드가 맞는 크기의 {times}배로 보입니다: "
+                            "더 작은 카드이거나 매트가 A3보다 크게 인쇄되었습니다.",
         "cam.on": "카메라: 작동. 보이는 카드: {cards}.",
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",

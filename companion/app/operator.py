@@ -102,7 +102,7 @@ def camera_status(ctl) -> tuple[str, list[tuple[str, str]]]:
     if ctl.mat_found is False:
         return "cam.no_mat", []
     if ctl.mat_found and ctl.mat_misfit is not None:
-        return "cam.misfit", []
+        return ("cam.misfit" if ctl.mat_misfit > 1 else "cam.misfit_small"), []
     if ctl.mat_found and ctl.slots_poor:
         return "cam.slots_poor", []
     seen = [(zone.upper(), ident) for zone, ident in sorted(ctl.slots_seen().items())]

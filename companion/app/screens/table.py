@@ -48,7 +48,8 @@ BASE_W, BASE_H = 1280, 720
 # What the camera check says (``camera_status``) that the screen keeps in sight as a warning.
 TEXT_CACHE_BYTES = 16 * 1024 * 1024  # texts drawn once and kept, at most this many pixels' bytes
 CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat",
-                   "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit"}
+                   "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit",
+                   "cam.misfit_small": "warn.misfit_small"}
 
 
 class TableScreen:
