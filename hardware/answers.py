@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 
 from hardware.config import button_label
-from hardware.panel import ButtonEvent
+from hardware.panel import ButtonEvent, ButtonStuck
 
 POLL = 0.1  # seconds between looks at the buttons' queue while the keyboard is quiet
 KEYBOARD_ENDED = "The keyboard's input has ended: answer with the table's buttons."
@@ -50,10 +50,14 @@ class TableAnswers:
         self.say(question)
         while True:
             try:
-                return _answer(self.events.get(timeout=POLL) if self.keyboard is None
-                               else self.events.get_nowait())
+                item = (self.events.get(timeout=POLL) if self.keyboard is None
+                        else self.events.get_nowait())
             except queue.Empty:
-                pass
+                item = None
+            if isinstance(item, ButtonStuck):
+                self.tell(_stuck_line(item))  # no answer: the buttons answer by presses
+            elif item is not None:
+                return _answer(item)
             if self.keyboard is not None:
                 line = self._line()
                 if line is not None:
@@ -62,9 +66,11 @@ class TableAnswers:
     def _drop_earlier(self) -> None:
         while True:
             try:
-                self.events.get_nowait()
+                item = self.events.get_nowait()
             except queue.Empty:
                 break
+            if isinstance(item, ButtonStuck):
+                self.tell(_stuck_line(item))
         if self.keyboard is not None and os.isatty(self.keyboard):
             import termios
 
@@ -100,6 +106,12 @@ def _answer(item: ButtonEvent) -> str:
     if item.name == "back":
         return "q" if item.long else "s"
     return f"{button_label(item.name)} button" + (" held" if item.long else "")
+
+
+def _stuck_line(item: ButtonStuck) -> str:
+    since = f"for {item.seconds:g} s" if item.seconds else "since the buttons were opened"
+    return (f"The {button_label(item.name)} button has read pressed {since}: is it stuck, or "
+            "is something leaning on it? It answers nothing until it comes up.")
 
 
 def _write(text: str) -> None:

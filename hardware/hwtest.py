@@ -103,19 +103,24 @@ def walk(panel, events: queue.Queue, *, out: TextIO, mock: bool, led_seconds: fl
         panel.show_levels(levels)
         _drain(events)  # a press made before the question (a second one, for sure) is no answer
         say(f"  Press the {label} button ({gpio_label(gpio)}) ...")
-        if mock:
-            panel.press(name)
-        problem = _button_problem(events, name, False, button_seconds, sleep, again=previous)
+        problem = _stuck_problem(panel, name)
+        if problem is None:
+            if mock:
+                panel.press(name)
+            problem = _button_problem(events, name, False, button_seconds, sleep,
+                                      again=previous)
         previous = name
         if problem is None:
             working += 1
         say(f"    {problem or 'works'}")
     _drain(events)
     say(f"  Hold the OK button down for a long press ({pm.hold_time:g} s) ...")
-    if mock:
-        panel.press("ok", long=True)
-    long_problem = _button_problem(events, "ok", True, button_seconds + pm.hold_time, sleep,
-                                   again=previous)
+    long_problem = _stuck_problem(panel, "ok")
+    if long_problem is None:
+        if mock:
+            panel.press("ok", long=True)
+        long_problem = _button_problem(events, "ok", True, button_seconds + pm.hold_time,
+                                       sleep, again=previous)
     say(f"    {long_problem or 'works'}")
     panel.show_levels([[0] * CANDLES for _ in range(pm.seats)])
 
@@ -141,16 +146,32 @@ def _candle_problem(states, seat: int, candle: int) -> str | None:
     return f"WRONG: lit {others}"
 
 
+def _stuck_problem(panel, name: str) -> str | None:
+    """What is wrong with the button ``name`` if it reads pressed before it is asked for
+    (None: it does not). Such a button gives no press until it comes up: waiting for one
+    would end in NO PRESS, which sends the eye to a wire that is not connected."""
+    button = getattr(panel, "buttons", {}).get(name)
+    if button is None or not button.is_active:
+        return None
+    return ("STUCK: it reads pressed before anyone presses it: a jammed button, its wire "
+            "touching GND, or something leaning on it")
+
+
+def _is_press(event) -> bool:
+    """A ButtonEvent, not the panel's ButtonStuck (which has no ``long``)."""
+    return hasattr(event, "long")
+
+
 def _drain(events: queue.Queue, name: str | None = None) -> int:
-    """Take every press waiting in ``events``; how many there were (of the button ``name``
-    only, when given)."""
+    """Take everything waiting in ``events``; how many presses there were (of the button
+    ``name`` only, when given)."""
     n = 0
     while True:
         try:
             event = events.get_nowait()
         except queue.Empty:
             return n
-        n += name is None or event.name == name
+        n += _is_press(event) and (name is None or event.name == name)
 
 
 def _button_problem(events: queue.Queue, name: str, long: bool, timeout: float,
@@ -165,6 +186,8 @@ def _button_problem(events: queue.Queue, name: str, long: bool, timeout: float,
             event = events.get(timeout=max(0.0, asked + timeout - time.monotonic()))
         except queue.Empty:
             return f"NO PRESS within {timeout:g} s: check this button's wires"
+        if not _is_press(event):
+            continue  # a button held down for long: the question is about presses
         if not (event.name == again != name and time.monotonic() - asked < AGAIN_SECONDS):
             break
     sleep(SETTLE)

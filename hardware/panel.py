@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gpiozero import DigitalInputDevice, LEDBarGraph
-from gpiozero.exc import BadPinFactory
+from gpiozero.exc import BadPinFactory, DeviceClosed
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware import patterns
@@ -30,14 +30,23 @@ from hardware.config import (
     PinMapError,
     button_label,
     default_pinmap,
+    gpio_label,
     load_pinmap,
 )
 from hardware.mockchip import BoundedMockPin, Mock74HC595Chain
 from hardware.patterns import Levels, PanelStateError, SeatLook
 from hardware.shiftreg import ShiftRegisterFactory
 
-__all__ = ["ButtonEvent", "NoGPIOError", "Panel", "PanelError", "PanelStateError", "build_panel",
-           "open_panel", "virtual_panel"]
+__all__ = ["STUCK_SECONDS", "ButtonEvent", "ButtonStuck", "NoGPIOError", "Panel", "PanelError",
+           "PanelStateError", "build_panel", "open_panel", "virtual_panel"]
+
+# A button down this long is not being pressed: it is jammed, its wire is shorted to GND, or
+# someone is leaning on it, and it gives no press until it comes up. The longest real press is
+# a long press (the hold time, 5 s at most) or the operator menu's two long presses (within
+# 2 s of each other); a player resting a finger on their button while thinking is still well
+# under half a minute. Waiting much longer leaves the table without that button for minutes
+# before anyone is told.
+STUCK_SECONDS = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +58,18 @@ class ButtonEvent:
     long: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class ButtonStuck:
+    """A button reads pressed far longer than any press: held down, jammed, or its wire
+    shorted to GND. ``name`` as in ButtonEvent; ``seconds``: how long it had been down (0: it
+    already read pressed when the panel opened); ``where``: its GPIO and header pin. Not a
+    press (it has no ``long``): told once per time the button goes down."""
+
+    name: str
+    seconds: float = 0.0
+    where: str = ""
+
+
 class NoGPIOError(RuntimeError):
     """This machine has no GPIO pins that gpiozero can drive."""
 
@@ -58,16 +79,22 @@ class _ButtonWatch:
 
     A long press is reported as soon as the hold time is reached (a timer started by the
     press: no thread runs while the button is up); a short one on release. Edges closer than
-    ``bounce`` seconds to the last accepted edge are bounce and ignored.
+    ``bounce`` seconds to the last accepted edge are bounce and ignored. A button still down
+    ``stuck`` seconds after the press is reported once as a ButtonStuck (the hold timer, when
+    it fires, starts the timer for that).
     """
 
     def __init__(self, name: str, events: queue.Queue, bounce: float, hold: float,
-                 clock: Callable[[], float]):
+                 clock: Callable[[], float], *, stuck: float = STUCK_SECONDS, where: str = "",
+                 timer: Callable[..., threading.Timer] = threading.Timer):
         self.name = name
+        self.where = where
         self._events = events
         self._bounce = bounce
         self._hold = hold
+        self._stuck = stuck
         self._clock = clock
+        self._make_timer = timer
         self._lock = threading.Lock()
         self._last_edge = None
         self._down = False
@@ -81,20 +108,23 @@ class _ButtonWatch:
             if self._is_bounce():
                 return
             self._down, self._held = True, False
-            self._cancel()
-            self._timer = threading.Timer(self._hold, self.held)
-            self._timer.name = f"hold-{self.name}"
-            self._timer.daemon = True
-            self._timer.start()
+            self._start("hold", self._hold, self.held)
 
     def held(self):
-        # A release filtered out as bounce still lets the button go: ask the pin (outside the
-        # lock, which gpiozero's callbacks take too).
-        down = self.is_down()
+        # A release filtered out as bounce still lets the button go: ask the pin.
+        down = self._level()
         with self._lock:
             if self._down and not self._held and not self.closed and down:
                 self._held = True
                 self._events.put(ButtonEvent(self.name, long=True))
+                # one timer per button down at a time: this one watches for it staying down
+                self._start("stuck", max(self._stuck - self._hold, 0.0), self.still_down)
+
+    def still_down(self):
+        down = self._level()  # (as in held: a release taken for bounce)
+        with self._lock:
+            if self._down and self._held and not self.closed and down:
+                self._events.put(ButtonStuck(self.name, self._stuck, self.where))
 
     def released(self):
         with self._lock:
@@ -105,10 +135,25 @@ class _ButtonWatch:
             self._down = False
             self._cancel()
 
+    def _level(self) -> bool:
+        """Whether the input reads pressed, asked outside the lock (gpiozero's callbacks take
+        it too); up once the panel has closed the input under a timer firing."""
+        try:
+            return self.is_down()
+        except DeviceClosed:
+            return False
+
     def close(self):
         with self._lock:
             self.closed = True  # a hold timer already firing must not report
             self._cancel()
+
+    def _start(self, kind: str, seconds: float, then: Callable[[], None]) -> None:
+        self._cancel()
+        self._timer = self._make_timer(seconds, then)
+        self._timer.name = f"{kind}-{self.name}"
+        self._timer.daemon = True
+        self._timer.start()
 
     def _cancel(self):
         if self._timer is not None:
@@ -134,14 +179,20 @@ class _Celebration:
 
 
 class Panel:
-    """The dials and buttons of one table. Use ``build_panel`` or ``virtual_panel``."""
+    """The dials and buttons of one table. Use ``build_panel`` or ``virtual_panel``.
+
+    A button that already reads pressed when the panel opens gives a ButtonStuck (seconds 0)
+    on the queue, and no press when it comes up; one held down STUCK_SECONDS gives one too.
+    ``timer`` makes the buttons' hold timers (``threading.Timer``; tests pass their own)."""
 
     def __init__(self, pinmap: PinMap, *, events: queue.Queue, pin_factory=None,
                  clock: Callable[[], float] = time.monotonic, animate: bool = True,
-                 chip: Mock74HC595Chain | None = None, owned_factory=None):
+                 chip: Mock74HC595Chain | None = None, owned_factory=None,
+                 timer: Callable[..., threading.Timer] = threading.Timer):
         self.pinmap = pinmap
         self.events = events
         self._clock = clock
+        self._timer_factory = timer
         self._chip = chip
         self._owned_factory = owned_factory
         self._lock = threading.RLock()
@@ -157,6 +208,7 @@ class Panel:
         self._celebration: _Celebration | None = None
         self._written: list[list[int | None]] = [[None] * CANDLES for _ in range(pinmap.seats)]
         self.changes = 0  # counts the ticks that changed a candle: cheap to watch for a redraw
+        self.stuck_at_start: tuple[str, ...] = ()  # buttons that read pressed as it opened
         try:
             self._build(pin_factory)
         except BadPinFactory as exc:
@@ -167,6 +219,8 @@ class Panel:
         except BaseException:
             self.close()
             raise
+        for name in self.stuck_at_start:
+            self.events.put(ButtonStuck(name, 0.0, gpio_label(pinmap.button_pin(name))))
         self._wake = threading.Event()
         self._thread = None
         self.tick()
@@ -187,8 +241,10 @@ class Panel:
         with self._batch():
             for dial in pm.dials:
                 self.dials.append(LEDBarGraph(*dial, pin_factory=led_factory))
+        stuck = []
         for name, gpio in pm.buttons:
-            watch = _ButtonWatch(name, self.events, pm.bounce_time, pm.hold_time, self._clock)
+            watch = _ButtonWatch(name, self.events, pm.bounce_time, pm.hold_time, self._clock,
+                                 where=gpio_label(gpio), timer=self._timer_factory)
             # A plain input, not gpiozero's Button: Button keeps a hold thread per button
             # that wakes ten times a second even when nobody touches the table.
             button = DigitalInputDevice(gpio, pull_up=True, bounce_time=pm.bounce_time or None,
@@ -198,6 +254,11 @@ class Panel:
             button.when_deactivated = lambda _dev, w=watch: w.released()
             self.buttons[name] = button
             self._watches[name] = watch
+            if button.is_active:
+                # Down already: gpiozero takes that as the starting level, not as a press, so
+                # the watch never saw it go down and its coming up is no press either.
+                stuck.append(name)
+        self.stuck_at_start = tuple(stuck)
 
     def _batch(self):
         return self._chain.batch() if self._chain is not None else contextlib.nullcontext()
@@ -411,10 +472,12 @@ class Panel:
 
 
 def build_panel(pinmap: PinMap, *, events: queue.Queue, pin_factory=None,
-                clock: Callable[[], float] = time.monotonic, animate: bool = True) -> Panel:
+                clock: Callable[[], float] = time.monotonic, animate: bool = True,
+                timer: Callable[..., threading.Timer] = threading.Timer) -> Panel:
     """The panel for ``pinmap`` on ``pin_factory`` (None: gpiozero's default, the Pi's own).
     Raises NoGPIOError where there is no GPIO."""
-    return Panel(pinmap, events=events, pin_factory=pin_factory, clock=clock, animate=animate)
+    return Panel(pinmap, events=events, pin_factory=pin_factory, clock=clock, animate=animate,
+                 timer=timer)
 
 
 class PanelError(RuntimeError):

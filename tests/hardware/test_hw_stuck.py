@@ -1,0 +1,211 @@
+"""A button stuck down (a jammed switch, a wire shorted to GND, someone leaning on it): told
+once, by name, when the panel opens with it down or when it stays down far longer than a
+press; never taken for a press when it comes up."""
+
+from __future__ import annotations
+
+import io
+import queue
+
+import pytest
+from hw_helpers import FakeTimers, HeldDownPin, drain
+
+from hardware import panel as panel_module
+from hardware.answers import TableAnswers
+from hardware.config import default_pinmap, direct_pinmap, gpio_label
+from hardware.hwtest import _button_problem, walk
+from hardware.panel import STUCK_SECONDS, ButtonEvent, ButtonStuck, build_panel
+
+PINMAP = default_pinmap()
+HOLD = PINMAP.hold_time
+
+
+@pytest.fixture
+def timers(clock):
+    return FakeTimers(clock)
+
+
+@pytest.fixture
+def make_panel(mock_factory, events, clock, timers, panels):
+    """A panel on the test's mock pins, its hold timers on the test's clock; ``down``: buttons
+    already held down when it opens."""
+
+    def make(*down, pinmap=PINMAP):
+        pins = {name: mock_factory.pin(pinmap.button_pin(name), pin_class=HeldDownPin)
+                for name in down}
+        p = build_panel(pinmap, events=events, pin_factory=mock_factory, clock=clock,
+                        animate=False, timer=timers)
+        panels.append(p)
+        return p, pins
+
+    return make
+
+
+def where(name, pinmap=PINMAP):
+    return gpio_label(pinmap.button_pin(name))
+
+
+def tap(mock_factory, pinmap, name, timers):
+    pin = mock_factory.pin(pinmap.button_pin(name))
+    pin.drive_low()
+    timers.advance(0.1)
+    pin.drive_high()
+    timers.advance(0.1)
+
+
+# ----- the panel ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["ok", "seat3", "undo"])
+def test_a_button_down_as_the_panel_opens_is_told_and_its_coming_up_is_no_press(
+        make_panel, mock_factory, events, timers, name):
+    panel, pins = make_panel(name)
+    assert panel.stuck_at_start == (name,)
+    assert drain(events) == [ButtonStuck(name, 0.0, where(name))]
+    timers.advance(STUCK_SECONDS * 3)  # still down: told once, and it starts no hold
+    assert drain(events) == []
+    pins[name].let_go()  # gpiozero saw it down from the start: its coming up is no press
+    timers.advance(1)
+    assert drain(events) == []
+    tap(mock_factory, PINMAP, name, timers)  # from now on it works
+    assert drain(events) == [ButtonEvent(name)]
+
+
+def test_only_the_buttons_down_are_told(make_panel, events):
+    panel, _ = make_panel("seat1", "back")
+    assert panel.stuck_at_start == ("seat1", "back")
+    assert drain(events) == [ButtonStuck("seat1", 0.0, where("seat1")),
+                             ButtonStuck("back", 0.0, where("back"))]
+
+
+def test_a_button_held_down_is_told_once_after_the_stuck_time(make_panel, mock_factory,
+                                                               events, timers):
+    panel, _ = make_panel()
+    assert drain(events) == []
+    pin = mock_factory.pin(PINMAP.button_pin("seat2"))
+    pin.drive_low()
+    timers.advance(HOLD)
+    assert drain(events) == [ButtonEvent("seat2", long=True)]
+    timers.advance(STUCK_SECONDS - HOLD - 0.5)
+    assert drain(events) == []
+    timers.advance(0.5)
+    assert drain(events) == [ButtonStuck("seat2", STUCK_SECONDS, where("seat2"))]
+    timers.advance(STUCK_SECONDS * 20)  # an hour down: not told again
+    assert drain(events) == []
+    assert timers.pending == []  # and no timer waits on it any more
+    pin.drive_high()
+    assert drain(events) == []  # coming up after a long press is no press
+    timers.advance(1)
+    pin.drive_low()  # down again for long: a new time down, told again
+    timers.advance(STUCK_SECONDS)
+    assert drain(events) == [ButtonEvent("seat2", long=True),
+                             ButtonStuck("seat2", STUCK_SECONDS, where("seat2"))]
+
+
+def test_a_button_let_go_in_time_is_not_told_and_one_held_on_is(make_panel, mock_factory,
+                                                                 events, timers):
+    make_panel()
+    pin = mock_factory.pin(PINMAP.button_pin("ok"))
+    pin.drive_low()
+    timers.advance(STUCK_SECONDS - 1)  # a very long press, but a press
+    pin.drive_high()
+    timers.advance(STUCK_SECONDS * 2)
+    assert drain(events) == [ButtonEvent("ok", long=True)]
+    assert timers.pending == []
+    pin.drive_low()
+    timers.advance(STUCK_SECONDS + 1)
+    assert drain(events) == [ButtonEvent("ok", long=True),
+                             ButtonStuck("ok", STUCK_SECONDS, where("ok"))]
+
+
+def test_one_timer_at_a_time_per_button_down(make_panel, mock_factory, timers):
+    make_panel()
+    pin = mock_factory.pin(PINMAP.button_pin("undo"))
+    pin.drive_low()
+    assert [t.name for t in timers.pending] == ["hold-undo"]
+    timers.advance(HOLD)
+    assert [t.name for t in timers.pending] == ["stuck-undo"]
+    pin.drive_high()
+    assert timers.pending == []
+
+
+def test_a_release_taken_for_bounce_is_checked_on_the_pin_before_telling(clock):
+    events = queue.Queue()
+    timers = FakeTimers(clock)
+    down = {"ok": True, "back": True}
+    for name in down:
+        watch = panel_module._ButtonWatch(name, events, bounce=0.05, hold=1.0, clock=clock,
+                                          where=name, timer=timers)
+        watch.is_down = lambda n=name: down[n]
+        watch.pressed()
+    timers.advance(1.0)
+    assert drain(events) == [ButtonEvent("ok", long=True), ButtonEvent("back", long=True)]
+    down["back"] = False  # it came up, but that edge was lost as bounce
+    timers.advance(STUCK_SECONDS)
+    assert drain(events) == [ButtonStuck("ok", STUCK_SECONDS, "ok")]
+
+
+def test_a_stuck_timer_firing_as_the_panel_closes_tells_nothing(make_panel, mock_factory,
+                                                                events, timers):
+    """It read the closed input: gpiozero raised on the timer's thread."""
+    panel, _ = make_panel()
+    mock_factory.pin(PINMAP.button_pin("seat1")).drive_low()
+    timers.advance(HOLD)
+    drain(events)
+    firing = list(timers.pending)
+    assert [t.name for t in firing] == ["stuck-seat1"]
+    panel.close()
+    for timer in firing:
+        timer.function()
+    assert drain(events) == []
+
+
+# ----- hw-test and the enrolment's answers --------------------------------------------------
+
+def test_hw_test_says_a_button_down_before_it_is_asked_for_is_stuck(make_panel, events):
+    pinmap = direct_pinmap()
+    panel, _ = make_panel("ok", pinmap=pinmap)
+    out = io.StringIO()
+    ok = walk(panel, events, out=out, mock=False, led_seconds=0, button_seconds=0.02,
+              confirm=lambda question: True, sleep=lambda seconds: None)
+    text = out.getvalue()
+    assert not ok
+    ok_lines = text.split("Press the OK button", 1)[1].splitlines()
+    assert ok_lines[1].strip().startswith("STUCK: it reads pressed before anyone presses it")
+    long_lines = text.split("Hold the OK button down", 1)[1].splitlines()
+    assert long_lines[1].strip().startswith("STUCK")
+    assert "NO PRESS within 0.02 s" in text  # the others: nobody pressed them
+    assert "Buttons: 0 of 6 work; long press does not." in text
+
+
+def test_hw_test_on_the_mock_panel_does_not_wait_for_a_stuck_button(mock_factory, events,
+                                                                   panels):
+    pinmap = direct_pinmap()
+    mock_factory.pin(pinmap.button_pin("undo"), pin_class=HeldDownPin)
+    panel = build_panel(pinmap, events=events, pin_factory=mock_factory, animate=False)
+    panels.append(panel)  # (its own timers: the walk presses in real time)
+    out = io.StringIO()
+    ok = walk(panel, events, out=out, mock=True, button_seconds=0.5)
+    text = out.getvalue()
+    assert not ok
+    assert "Buttons: 5 of 6 work; long press works." in text
+    assert text.count("STUCK") == 1 and "NO PRESS" not in text
+
+
+def test_hw_test_takes_a_long_hold_for_no_press(events):
+    events.put(ButtonStuck("seat1", STUCK_SECONDS, where("seat1")))
+    events.put(ButtonEvent("seat2"))
+    assert _button_problem(events, "seat2", False, 1.0, lambda s: None) is None
+
+
+def test_a_stuck_button_answers_no_enrolment_question(events):
+    told = []
+    events.put(ButtonStuck("back", 0.0))  # there before the question: dropped, and told
+    answers = TableAnswers(events, keyboard=None, say=lambda q: (
+        events.put(ButtonStuck("ok", STUCK_SECONDS)), events.put(ButtonEvent("back"))),
+        tell=told.append)
+    assert answers.ask("Lay the Ghost and press OK: ") == "s"
+    assert told == [
+        "The Back button has read pressed since the buttons were opened: is it stuck, or is "
+        "something leaning on it? It answers nothing until it comes up.",
+        f"The OK button has read pressed for {STUCK_SECONDS:g} s: is it stuck, or is something "
+        "leaning on it? It answers nothing until it comes up."]
