@@ -24,6 +24,13 @@ COLOURS = {
            "Purple": "보라"},
 }
 
+# The table's buttons as a sentence names them (the {button} argument).
+BUTTONS = {
+    "en": {"ok": "the OK button", "back": "the Back button", "undo": "the Undo button",
+           "seat": "seat {n}'s button"},
+    "ko": {"ok": "OK 버튼", "back": "Back 버튼", "undo": "Undo 버튼", "seat": "{n}번 자리 버튼"},
+}
+
 CATALOGUE: dict[str, dict[str, str]] = {
     "en": {
         "title": "Abraca Who?",
@@ -196,6 +203,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
         "attract.press": "Press any button to play",
+        "msg.button_stuck": "A button is held down or stuck: {button}. It does nothing until "
+                            "it comes up. If nobody is pressing it, ask the staff to check it.",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -367,6 +376,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",
         "attract.press": "아무 버튼이나 눌러 시작하세요",
+        "msg.button_stuck": "버튼이 계속 눌려 있거나 걸려 있습니다: {button}. 올라올 때까지 "
+                            "작동하지 않습니다. 아무도 누르고 있지 않다면 직원에게 확인해 달라고 "
+                            "하세요.",
     },
 }
 
@@ -379,7 +391,7 @@ def characters(lang: str = "en") -> str:
     the digits): the screen renders them once at start-up so the fonts' glyphs are ready."""
     chars = set("0123456789%+-x/.,:()")
     for table in (CATALOGUE["en"], CARDS["en"], CATALOGUE.get(lang, {}), CARDS.get(lang, {}),
-                  COLOURS.get(lang, {})):
+                  COLOURS.get(lang, {}), BUTTONS["en"], BUTTONS.get(lang, {})):
         for text in table.values():
             chars.update(text)
     for name in COLOURS["ko"]:
@@ -390,6 +402,14 @@ def characters(lang: str = "en") -> str:
 
 def card_name(lang: str, identity: str) -> str:
     return CARDS.get(lang, CARDS["en"]).get(identity, identity)
+
+
+def button_name(lang: str, name: str) -> str:
+    """A button ("ok", "seat3") as a sentence names it: "the OK button", "seat 3's button"."""
+    names = BUTTONS.get(lang, BUTTONS["en"])
+    if name.startswith("seat") and name[4:].isdigit():
+        return names["seat"].format(n=int(name[4:]))
+    return names.get(name, name)
 
 
 _SEAT_NAME = re.compile(r"Seat ([1-6])")  # a seat whose colour a player took for a name
@@ -422,6 +442,8 @@ def tr(lang: str, key: str, **args) -> str:
     for k in _NAME_ARGS:
         if isinstance(shown.get(k), str):
             shown[k] = player_name(lang, shown[k])
+    if isinstance(shown.get("button"), str):
+        shown["button"] = button_name(lang, shown["button"])
     if isinstance(shown.get("cards"), (list, tuple)):
         shown["cards"] = ", ".join(card_name(lang, c) for c in shown["cards"])
     for k in ("winners", "players"):

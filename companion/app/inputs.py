@@ -50,6 +50,17 @@ class Taken:
 
 
 @dataclass(frozen=True, slots=True)
+class Stuck:
+    """A button reads pressed far longer than any press: held down, jammed, or its wire
+    shorted to ground. ``button``: its name ("ok", "seat3"); ``seconds``: how long it had been
+    down (0: it was down when the table started); ``where``: its wire, for the journal."""
+
+    button: str
+    seconds: float = 0.0
+    where: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passed: now is seconds on the app's clock (injected, never read inside)."""
 
@@ -67,6 +78,16 @@ def from_button(event) -> Press | None:
         if 1 <= n <= SEATS:
             return Press("seat", n, long=long)
     return None
+
+
+def from_stuck(event) -> Stuck | None:
+    """The hardware's ButtonStuck(name, seconds, where) as a Stuck; None for anything else."""
+    if isinstance(event, Stuck):
+        return event
+    if type(event).__name__ != "ButtonStuck" or getattr(event, "name", None) not in BUTTON_NAMES:
+        return None
+    return Stuck(event.name, float(getattr(event, "seconds", 0.0)),
+                 str(getattr(event, "where", "")))
 
 
 def from_reveal(event) -> Seen | Unsure | Taken | None:

@@ -10,7 +10,8 @@ import queue
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.app.inputs import Press, Tick, from_button, from_key
+from companion.app.i18n import button_name
+from companion.app.inputs import Press, Stuck, Tick, from_button, from_key, from_stuck
 
 # The camera is read on every pass while the table waits for cards, and for a while after
 # anything moved on the mat; otherwise a few times a second is enough (a card laid early is
@@ -30,7 +31,8 @@ class App:
     camera: a CameraFeed or None. sim: a SimPlayers playing for everyone, or None.
     clock: a function giving seconds. screenshots: a folder to save one PNG per screen.
     say: where a line for the staff goes (the journal at a real table), or None: what the
-    camera says of the mat and the slots, each time that changes.
+    camera says of the mat and the slots, each time that changes, and a button held down or
+    stuck (also told on the screen).
     """
 
     def __init__(self, ctl, *, inputs: queue.Queue | None = None, display=None, screen=None,
@@ -120,6 +122,10 @@ class App:
                                     and self.ctl.phase in MUST_BE_SEEN)
 
     def _dispatch(self, item) -> None:
+        stuck = from_stuck(item)
+        if stuck is not None:  # no player's doing: it neither wakes the table nor acts
+            self._stuck(stuck)
+            return
         if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
             item = from_button(item)  # a hardware ButtonEvent
             if item is None:
@@ -132,6 +138,17 @@ class App:
                 if isinstance(item, Press):
                     return
         self.ctl.handle(item)
+
+    def _stuck(self, stuck: Stuck) -> None:
+        """A button held down or stuck: the screen names it, the journal says where it is."""
+        if self.say is not None:
+            where = f" ({stuck.where})" if stuck.where else ""
+            since = (f"has been held down for {stuck.seconds:g} s" if stuck.seconds
+                     else "read pressed when the table started")
+            self.say(f"warning: {button_name('en', stuck.button)}{where} {since}: held down, "
+                     "jammed, or its wire shorted to GND. It gives no press until it comes up; "
+                     "check it (companion hw-test, docs/wiring.md)")
+        self.ctl.notice_key("msg.button_stuck", button=stuck.button)
 
     def wait(self, timeout: float) -> None:
         """Sleep until an input arrives on the queue or timeout seconds pass (idle)."""

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import io
 import queue
+import random
 
 import pytest
 from hw_helpers import FakeTimers, HeldDownPin, drain
 
+from companion.app.controller import Controller
+from companion.app.i18n import tr
+from companion.app.loop import App
+from companion.engine import Game
 from hardware import panel as panel_module
 from hardware.answers import TableAnswers
 from hardware.config import default_pinmap, direct_pinmap, gpio_label
@@ -157,6 +162,84 @@ def test_a_stuck_timer_firing_as_the_panel_closes_tells_nothing(make_panel, mock
     for timer in firing:
         timer.function()
     assert drain(events) == []
+
+
+# ----- at the table: the screen and the journal ---------------------------------------------
+
+def table(panel, events, clock):
+    ctl = Controller(Game, panel=panel, camera=False, rng=random.Random(1))
+    journal: list[str] = []
+    app = App(ctl, inputs=events, clock=clock, say=journal.append)
+    return app, ctl, journal
+
+
+def test_the_table_names_a_button_down_when_it_starts_and_its_coming_up_joins_nobody(
+        make_panel, mock_factory, events, clock, timers):
+    panel, pins = make_panel("seat3")
+    app, ctl, journal = table(panel, events, clock)
+    app.step()
+    assert ctl.message == ("msg.button_stuck", {"button": "seat3"})
+    assert "held down or stuck: seat 3's button." in tr("en", ctl.message[0], **ctl.message[1])
+    assert "3번 자리 버튼" in tr("ko", ctl.message[0], **ctl.message[1])
+    assert journal == [
+        f"warning: seat 3's button ({where('seat3')}) read pressed when the table started: "
+        "held down, jammed, or its wire shorted to GND. It gives no press until it comes up; "
+        "check it (companion hw-test, docs/wiring.md)"]
+    pins["seat3"].let_go()
+    timers.advance(1)
+    app.step()
+    assert ctl.joined == []  # its coming up was no press: seat 3 did not join
+    tap(mock_factory, PINMAP, "seat3", timers)
+    app.step()
+    assert ctl.joined == [3] and len(journal) == 1
+
+
+def test_the_table_names_a_button_held_down_once(make_panel, mock_factory, events, clock,
+                                                  timers):
+    panel, _ = make_panel()
+    app, ctl, journal = table(panel, events, clock)
+    pin = mock_factory.pin(PINMAP.button_pin("ok"))
+    pin.drive_low()
+    timers.advance(HOLD)
+    app.step()
+    assert ctl.message == ("msg.need_two", {})  # the long press acted, as any press does
+    timers.advance(STUCK_SECONDS)
+    app.step()
+    assert ctl.message == ("msg.button_stuck", {"button": "ok"})
+    assert tr("en", "msg.button_stuck", button="ok").startswith(
+        "A button is held down or stuck: the OK button.")
+    assert tr("ko", "msg.button_stuck", button="ok").startswith(
+        "버튼이 계속 눌려 있거나 걸려 있습니다: OK 버튼.")
+    assert journal == [
+        f"warning: the OK button ({where('ok')}) has been held down for {STUCK_SECONDS:g} s: "
+        "held down, jammed, or its wire shorted to GND. It gives no press until it comes up; "
+        "check it (companion hw-test, docs/wiring.md)"]
+    for _ in range(5):
+        timers.advance(STUCK_SECONDS)
+        app.step()
+    pin.drive_high()
+    app.step()
+    assert len(journal) == 1 and ctl.phase == "setup_join" and ctl.joined == []
+
+
+def test_a_stuck_button_neither_wakes_the_table_nor_counts_as_a_press(make_panel, events,
+                                                                       clock):
+    panel, _ = make_panel("back")
+    app, ctl, _ = table(panel, events, clock)
+
+    class Idle:
+        woken = 0
+
+        def activity(self, now):
+            self.woken += 1
+
+        def poll(self, now):
+            return False
+
+    app.idle = Idle()
+    app.step()
+    assert ctl.message == ("msg.button_stuck", {"button": "back"})
+    assert app.idle.woken == 0 and ctl.joined == []
 
 
 # ----- hw-test and the enrolment's answers --------------------------------------------------
