@@ -452,7 +452,7 @@ def parse_source(spec: str) -> dict[str, Any]:
         return {"kind": "synthetic", **_options(rest)}
     if spec.isdigit():
         return {"kind": "opencv", "device": int(spec)}
-    if (spec.startswith("/dev/") and not Path(spec).is_dir()) or "://" in spec:
+    if _live_device(spec) and not Path(spec).is_dir():
         # A webcam's device (/dev/video0: a live camera, waited for while unplugged) or a
         # network stream (rtsp://, http://: a phone used as a webcam), both through OpenCV.
         return {"kind": "opencv", "device": spec}
@@ -532,10 +532,15 @@ def is_recording(config: Mapping[str, Any]) -> bool:
     """Whether the source is a recording (pictures in a folder, a video file), not a live
     camera: it runs out, and a picture read from it is one less for later."""
     device = config.get("device")
-    # a device node (/dev/video2) or a stream address (rtsp://...) is a live camera too
     return config.get("kind") == "folder" or (
-        config.get("kind") == "opencv" and isinstance(device, str)
-        and not (device.startswith("/dev/") or "://" in device))
+        config.get("kind") == "opencv" and isinstance(device, str) and not _live_device(device))
+
+
+def _live_device(name: str) -> bool:
+    """Whether a camera's name is a live camera's, not a file's: a device node (/dev/video2;
+    a folder under /dev such as /dev/shm is the caller's to tell apart) or a stream's address
+    (rtsp://..., http://...)."""
+    return name.startswith("/dev/") or "://" in name
 
 
 def make_source(config: Mapping[str, Any], *,
