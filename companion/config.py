@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import Notice
 from companion.events import has_control_character
 
 __all__ = [
@@ -90,79 +91,82 @@ class Config:
 
 # ------------------------------------------------------------------------------- checking values
 # A checker takes the raw TOML value and returns the value to use, or raises _Bad with what is
-# wrong, phrased to follow "<key> = <value>: ".
+# wrong, phrased to follow "<key> = <value>: " (a Notice, so the screen says it in the table's
+# language; another library's own words stay a plain string).
 
 
 class _Bad(Exception):
-    pass
+    @property
+    def why(self) -> str:
+        return self.args[0]
 
 
 def _language(value: Any) -> str:
     if isinstance(value, str) and value.strip().lower() in LANGUAGES:
         return value.strip().lower()
-    raise _Bad(f"choose one of {', '.join(repr(x) for x in LANGUAGES)}")
+    raise _Bad(Notice("notice.bad_language", choices=", ".join(repr(x) for x in LANGUAGES)))
 
 
 def _seats(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"give a whole number from {MIN_SEATS} to {MAX_SEATS}")
+        raise _Bad(Notice("notice.bad_seats", low=MIN_SEATS, high=MAX_SEATS))
     if not MIN_SEATS <= value <= MAX_SEATS:
-        raise _Bad(f"out of range: give a whole number from {MIN_SEATS} to {MAX_SEATS}")
+        raise _Bad(Notice("notice.bad_seats_range", low=MIN_SEATS, high=MAX_SEATS))
     return value
 
 
 def _names(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _Bad('give the names by seat in a list, e.g. ["Ann", "Ben", "Cat"]')
+        raise _Bad(Notice("notice.bad_names"))
     names = tuple(v.strip() for v in value)
     if not 1 <= len(names) <= MAX_SEATS:
-        raise _Bad(f"give 1 to {MAX_SEATS} names, one per seat")
+        raise _Bad(Notice("notice.bad_names_count", n=MAX_SEATS))
     if any(not n for n in names):
-        raise _Bad("a name is empty")
+        raise _Bad(Notice("notice.bad_name_empty"))
     if bad := next((n for n in names if has_control_character(n)), None):
-        raise _Bad(f"{bad!r} cannot be a name: it holds a control character")
+        raise _Bad(Notice("notice.bad_name_control", name=repr(bad)))
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        raise _Bad(f"two seats cannot share the name {dupes[0]!r}")
+        raise _Bad(Notice("notice.bad_name_shared", name=repr(dupes[0])))
     return names
 
 
 def _fraction(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-        raise _Bad("give a number from 0.0 to 1.0")
+        raise _Bad(Notice("notice.bad_fraction"))
     if not 0.0 <= value <= 1.0:
-        raise _Bad("out of range: give a number from 0.0 to 1.0")
+        raise _Bad(Notice("notice.bad_fraction_range"))
     return float(value)
 
 
 def _seconds(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-        raise _Bad("give a number of seconds (0 for never)")
+        raise _Bad(Notice("notice.bad_seconds"))
     if value < 0 or math.isinf(value):
-        raise _Bad("give a number of seconds from 0 up (0 for never)")
+        raise _Bad(Notice("notice.bad_seconds_range"))
     return float(value)
 
 
 def _path(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _Bad('give a file or folder path in quotes, e.g. "/var/lib/abraca-companion"')
+        raise _Bad(Notice("notice.bad_path"))
     if "\0" in value:
-        raise _Bad("a path cannot contain a NUL character")
+        raise _Bad(Notice("notice.bad_path_nul"))
     return value
 
 
 def _camera(value: Any) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise _Bad('expected a [camera] table, e.g. kind = "picamera2"')
+        raise _Bad(Notice("notice.bad_camera_table"))
     camera = dict(value)
     if "kind" not in camera:
-        raise _Bad('the camera needs a kind, e.g. kind = "picamera2" or kind = "opencv"')
+        raise _Bad(Notice("notice.bad_camera_kind"))
     from vision.sources import SourceConfigError, check_config  # they know their settings
 
     try:
         check_config(camera)
     except SourceConfigError as exc:
-        raise _Bad(str(exc)) from None
+        raise _Bad(str(exc)) from None  # the camera sources' own words
     return camera
 
 
@@ -187,7 +191,7 @@ def _name(section: str, key: str) -> str:
 
 def _suggest(word: str, choices: list[str]) -> str:
     close = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return Notice("notice.did_you_mean", word=repr(close[0])) if close else ""
 
 
 def _show(value: Any) -> str:
@@ -202,11 +206,12 @@ def check_value(name: str, value: Any) -> Any:
     try:
         _attr, check, _is_path = _SETTINGS[(section, key)]
     except KeyError:
-        raise ValueError(f"unknown setting {name}") from None
+        raise ValueError(Notice("notice.unknown_setting", name=name)) from None
     try:
         return check(value)
     except _Bad as exc:
-        raise ValueError(f"{name} = {_show(value)}: {exc}") from None
+        raise ValueError(Notice("notice.setting_value", name=name, value=_show(value),
+                                why=exc.why)) from None
 
 
 # ------------------------------------------------------------------------------------- loading
@@ -242,7 +247,7 @@ def _lenient_toml(text: str) -> tuple[dict[str, Any], list[tuple[int, str, str]]
         try:
             return tomllib.loads("\n".join(lines) + "\n"), mistakes
         except RecursionError:
-            raise _Bad("its values are nested too deeply to read") from None
+            raise _Bad(Notice("notice.toml_nested")) from None
         except tomllib.TOMLDecodeError as exc:
             found = _AT_LINE.search(str(exc))
             n = int(found.group(1)) if found else 0
@@ -256,25 +261,23 @@ def _lenient_toml(text: str) -> tuple[dict[str, Any], list[tuple[int, str, str]]
             if bad.startswith("[") or ("=" not in bad and _HEADER.fullmatch(bad)):
                 while last + 1 < len(lines) and not lines[last + 1].lstrip().startswith("["):
                     last += 1
-                said = (f"{why}. That section was begun before: its settings here are left "
-                        "out; put them in the first one" if why.startswith("Cannot declare")
-                        else f"{why}. That section is left out: its settings keep their "
-                             "defaults")
+                said = Notice("notice.said_section_twice" if why.startswith("Cannot declare")
+                              else "notice.said_section_out", why=why)
             elif "=" not in bad:  # inside a value over several lines: back to its setting
                 while first > 0 and first - 1 not in gone and "=" not in lines[first - 1] \
                         and not lines[first - 1].lstrip().startswith("["):
                     first -= 1
                 if first > 0 and first - 1 not in gone and "=" in lines[first - 1]:
                     first -= 1
-                    said = f"{why}. That setting is left out: it keeps its default"
+                    said = Notice("notice.said_setting_out", why=why)
                 elif first > 0 and first - 1 in gone:
                     said = None  # the rest of a setting already left out: said once
                 else:
-                    first, said = n - 1, f"{why}. That line is left out"
+                    first, said = n - 1, Notice("notice.said_line_out", why=why)
             elif why.startswith("Cannot overwrite"):
-                said = f"{why}. That line is left out: the first one counts"
+                said = Notice("notice.said_first_counts", why=why)
             else:
-                said = f"{why}. That line is left out: its setting keeps its default"
+                said = Notice("notice.said_default", why=why)
             if said is not None:
                 shown = lines[first].strip()
                 mistakes.append((first + 1, shown if len(shown) <= 40 else shown[:39] + "…",
@@ -293,21 +296,20 @@ def read_settings(raw: bytes, where: str, *, what: str = "The configuration"
     try:
         text = _decoded(raw)
     except UnicodeDecodeError:
-        return None, [f"{what} {where} is not text that can be read."]
+        return None, [Notice("notice.config_not_text", what=what, where=where)]
     lines = text.split("\n")
     for n, line in enumerate(lines, 1):
         if "\ufffd" in line:
             # Saved in another encoding ("José" in Latin-1, a Korean name in CP949): read
             # in any other, a name would be garbled into the log and the history for good.
-            warnings.append(f"{what} {where} has a mistake on line {n}: it is not "
-                            "UTF-8 text. That line is left out: its setting keeps its default. "
-                            "Save the file as UTF-8.")
+            warnings.append(Notice("notice.config_not_utf8", what=what, where=where, line=n))
     try:
         data, mistakes = _lenient_toml("\n".join("" if "\ufffd" in x else x for x in lines))
     except _Bad as exc:
-        return None, [*warnings, f"{what} {where} has a mistake: {exc}."]
-    warnings += [f"{what} {where} has a mistake on line {line} ({shown}): {said}."
-                 for line, shown, said in mistakes]
+        return None, [*warnings, Notice("notice.config_mistake", what=what, where=where,
+                                        why=exc.why)]
+    warnings += [Notice("notice.config_line", what=what, where=where, line=line, shown=shown,
+                        said=said) for line, shown, said in mistakes]
     return data, warnings
 
 
@@ -328,16 +330,15 @@ def load_config(
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return defaults, [f"No configuration file at {where}: starting with the default settings."]
+        return defaults, [Notice("notice.config_missing", where=where)]
     except IsADirectoryError:
-        return defaults, [f"The configuration {where} is a folder, not a file: "
-                          "starting with the default settings."]
+        return defaults, [Notice("notice.config_folder", where=where)]
     except OSError as exc:
-        return defaults, [f"Cannot read the configuration {where} ({exc.strerror or exc}): "
-                          "starting with the default settings."]
+        return defaults, [Notice("notice.config_unreadable", where=where,
+                                 error=exc.strerror or str(exc))]
     data, warnings = read_settings(raw, where)
     if data is None:
-        return defaults, [*warnings[:-1], f"{warnings[-1]} Starting with the default settings."]
+        return defaults, [*warnings[:-1], Notice("notice.config_defaults", text=warnings[-1])]
 
     values: dict[str, Any] = {"source": path}
     base = path.parent
@@ -347,8 +348,8 @@ def load_config(
         try:
             checked = check(value)
         except _Bad as exc:
-            warnings.append(f"{where}: {_name(section, key)} = {_show(value)}: {exc}; "
-                            "using the default.")
+            warnings.append(Notice("notice.config_bad_value", where=where,
+                                   name=_name(section, key), value=_show(value), why=exc.why))
             return
         if is_path:
             checked = base / Path(checked).expanduser()
@@ -360,27 +361,27 @@ def load_config(
             try:
                 values["camera"] = _camera(value)
             except _Bad as exc:
-                warnings.append(f"{where}: camera: {exc}; using the default camera "
-                                f"({DEFAULT_CAMERA['kind']}).")
+                warnings.append(Notice("notice.config_bad_camera", where=where, why=exc.why,
+                                       kind=DEFAULT_CAMERA["kind"]))
         elif key in _SECTIONS:
             if not isinstance(value, dict):
-                warnings.append(f"{where}: {key} = {_show(value)}: expected a [{key}] section; "
-                                "using its defaults.")
+                warnings.append(Notice("notice.config_not_section", where=where, name=key,
+                                       value=_show(value)))
                 continue
             known = [k for (s, k) in _SETTINGS if s == key]
             for sub, subvalue in value.items():
                 if sub in known:
                     take(key, sub, subvalue)
                 else:
-                    warnings.append(f"{where}: unknown setting {key}.{sub}{_suggest(sub, known)}; "
-                                    "ignored.")
+                    warnings.append(Notice("notice.config_unknown", where=where,
+                                           name=f"{key}.{sub}", hint=_suggest(sub, known)))
         elif ("", key) in _SETTINGS:
             take("", key, value)
         else:
             hint = _suggest(key, top_keys)
             if not hint:  # a section's setting written at the top, e.g. attract_after
                 owner = next((s for (s, k) in _SETTINGS if k == key and s), None)
-                hint = f" (it belongs in the [{owner}] section)" if owner else ""
-            warnings.append(f"{where}: unknown setting {key}{hint}; ignored.")
+                hint = Notice("notice.belongs_in", section=owner) if owner else ""
+            warnings.append(Notice("notice.config_unknown", where=where, name=key, hint=hint))
 
     return replace(defaults, **values), warnings

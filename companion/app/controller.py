@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from companion.app.i18n import refusal
+from companion.app.i18n import is_notice, notice_message, refusal
 from companion.app.inputs import SEATS, Press, Seen, Taken, Tick, Unsure
 from companion.app.operator import (
     BRIGHTNESS_CHOICES,
@@ -104,7 +104,8 @@ class Controller:
         self._join_order: list[int] = []  # the seats as they joined (Back takes the last)
         self.pending: Pending | None = None
         self.message: tuple[str, dict] | None = None
-        self._notices: list[str] = []  # notices waiting for the one shown to be read
+        # Notices waiting for the one shown to be read: (key, args), as self.message.
+        self._notices: list[tuple[str, dict]] = []
         self.effects: list[Effect] = []
         self.summary: list[dict] | None = None  # notes of the round that just ended
         self.summary_round = 0
@@ -207,11 +208,14 @@ class Controller:
                 repr(self.pending), tuple(self.joined), self.summary is None, self.quit,
                 repr(self.menu), self.seats_in_use, self.led_brightness, len(self._deferred))
 
+    def _notice_shown(self) -> bool:
+        return self.message is not None and is_notice(self.message[0])
+
     def _say(self, key: str, **args) -> None:
-        if self.message is not None and self.message[0] == "msg.notice" and key != "msg.notice":
+        if self._notice_shown() and not is_notice(key):
             # A notice not yet read, replaced without a press (the camera, a hand over): it
             # comes back after the next press.
-            self._notices.insert(0, self.message[1]["text"])
+            self._notices.insert(0, self.message)
         self.message = (key, args)
 
     def _refused(self, err: Exception) -> None:
@@ -252,20 +256,24 @@ class Controller:
         handler = getattr(self, "_on_" + self.phase)
         handler(p)
         if self.message is None and self._notices:
-            self._say("msg.notice", text=self._notices.pop(0))
+            key, args = self._notices.pop(0)
+            self._say(key, **args)
 
     def notice(self, text: str) -> None:
         """A sentence from elsewhere (the kiosk: a bad setting, a log that could not be saved)
-        shown like a message. While one is shown, the next waits for a press: each is seen."""
-        if self.message is not None and self.message[0] == "msg.notice":
-            self._notices.append(text)
-        else:
-            self._say("msg.notice", text=text)
-        self.version += 1
+        shown like a message: a :class:`~companion.app.i18n.Notice` in the table's language,
+        any other text as it is. While one is shown, the next waits for a press: each is
+        seen."""
+        key, args = notice_message(text)
+        self.notice_key(key, **args)
 
     def notice_key(self, key: str, **args) -> None:
-        """A message from the catalogue, from outside the flow."""
-        self._say(key, **args)
+        """A message from the catalogue, from outside the flow. A notice (``msg.notice``,
+        ``notice.*``) waits while another is shown, as :meth:`notice`."""
+        if is_notice(key) and self._notice_shown():
+            self._notices.append((key, args))
+        else:
+            self._say(key, **args)
         self.version += 1
 
     def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = (),
@@ -375,7 +383,7 @@ class Controller:
         if self.keep_settings is not None:
             problem = self.keep_settings(**changes)
             if problem:
-                self.menu.note = ("msg.notice", {"text": problem})
+                self.menu.note = notice_message(problem)
 
     @property
     def brightness_applies(self) -> bool:
@@ -388,7 +396,7 @@ class Controller:
             return
         problem = self.shutdown()
         if problem:
-            self.menu.note = ("msg.notice", {"text": problem})
+            self.menu.note = notice_message(problem)
         else:
             self.menu.note = ("menu.shutting_down", {})
 

@@ -1,8 +1,13 @@
 """Every word the table app shows, in English and Korean.
 
 `tr(lang, key, **args)` gives the text. Arguments named card, guess or winners are turned into
-words of the same language (card names, a list of names). A key missing from a language falls
-back to English; a key missing everywhere shows the key itself, so a gap is visible, not fatal.
+words of the same language (card names, a list of names), and an argument that is a
+:class:`Notice` is said in the same language too. A key missing from a language falls back to
+English; a key missing everywhere shows the key itself, so a gap is visible, not fatal.
+
+The configuration reader and the kiosk say what went wrong with a :class:`Notice`: a string
+(the English sentence, for the journal and the command line) that keeps its key and arguments,
+so the table's screen says it in the table's language.
 """
 
 from __future__ import annotations
@@ -205,6 +210,55 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "attract.press": "Press any button to play",
         "msg.button_stuck": "A button is held down or stuck: {button}. It does nothing until "
                             "it comes up. If nobody is pressing it, ask the staff to check it.",
+        "notice.config_missing": "No configuration file at {where}: starting with the default "
+                                 "settings.",
+        "notice.config_folder": "The configuration {where} is a folder, not a file: starting with "
+                                "the default settings.",
+        "notice.config_unreadable": "Cannot read the configuration {where} ({error}): starting "
+                                    "with the default settings.",
+        "notice.config_not_text": "{what} {where} is not text that can be read.",
+        "notice.config_not_utf8": "{what} {where} has a mistake on line {line}: it is not UTF-8 "
+                                  "text. That line is left out: its setting keeps its default. "
+                                  "Save the file as UTF-8.",
+        "notice.config_mistake": "{what} {where} has a mistake: {why}.",
+        "notice.config_defaults": "{text} Starting with the default settings.",
+        "notice.config_line": "{what} {where} has a mistake on line {line} ({shown}): {said}.",
+        "notice.said_section_twice": "{why}. That section was begun before: its settings here are "
+                                     "left out; put them in the first one",
+        "notice.said_section_out": "{why}. That section is left out: its settings keep their "
+                                   "defaults",
+        "notice.said_setting_out": "{why}. That setting is left out: it keeps its default",
+        "notice.said_line_out": "{why}. That line is left out",
+        "notice.said_first_counts": "{why}. That line is left out: the first one counts",
+        "notice.said_default": "{why}. That line is left out: its setting keeps its default",
+        "notice.toml_nested": "its values are nested too deeply to read",
+        "notice.config_bad_value": "{where}: {name} = {value}: {why}; using the default.",
+        "notice.config_bad_camera": "{where}: camera: {why}; using the default camera ({kind}).",
+        "notice.config_not_section": "{where}: {name} = {value}: expected a [{name}] section; "
+                                     "using its defaults.",
+        "notice.config_unknown": "{where}: unknown setting {name}{hint}; ignored.",
+        "notice.did_you_mean": " (did you mean {word}?)",
+        "notice.belongs_in": " (it belongs in the [{section}] section)",
+        "notice.unknown_setting": "unknown setting {name}",
+        "notice.setting_value": "{name} = {value}: {why}",
+        "notice.bad_language": "choose one of {choices}",
+        "notice.bad_seats": "give a whole number from {low} to {high}",
+        "notice.bad_seats_range": "out of range: give a whole number from {low} to {high}",
+        "notice.bad_names": 'give the names by seat in a list, e.g. ["Ann", "Ben", "Cat"]',
+        "notice.bad_names_count": "give 1 to {n} names, one per seat",
+        "notice.bad_name_empty": "a name is empty",
+        "notice.bad_name_control": "{name} cannot be a name: it holds a control character",
+        "notice.bad_name_shared": "two seats cannot share the name {name}",
+        "notice.bad_fraction": "give a number from 0.0 to 1.0",
+        "notice.bad_fraction_range": "out of range: give a number from 0.0 to 1.0",
+        "notice.bad_seconds": "give a number of seconds (0 for never)",
+        "notice.bad_seconds_range": "give a number of seconds from 0 up (0 for never)",
+        "notice.bad_path": "give a file or folder path in quotes, e.g. "
+                           '"/var/lib/abraca-companion"',
+        "notice.bad_path_nul": "a path cannot contain a NUL character",
+        "notice.bad_camera_table": 'expected a [camera] table, e.g. kind = "picamera2"',
+        "notice.bad_camera_kind": 'the camera needs a kind, e.g. kind = "picamera2" or kind = '
+                                  '"opencv"',
     },
     "ko": {
         "title": "아브라카 후?",
@@ -379,6 +433,55 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "msg.button_stuck": "버튼이 계속 눌려 있거나 걸려 있습니다: {button}. 올라올 때까지 "
                             "작동하지 않습니다. 아무도 누르고 있지 않다면 직원에게 확인해 달라고 "
                             "하세요.",
+        "notice.config_missing": "설정 파일이 없습니다 ({where}): 기본 설정으로 시작합니다.",
+        "notice.config_folder": "설정 파일({where})이 파일이 아니라 폴더입니다: 기본 설정으로 "
+                                "시작합니다.",
+        "notice.config_unreadable": "설정 파일({where})을 읽을 수 없습니다 ({error}): 기본 "
+                                    "설정으로 시작합니다.",
+        "notice.config_not_text": "설정 파일({where})은 읽을 수 있는 텍스트가 아닙니다.",
+        "notice.config_not_utf8": "설정 파일({where})의 {line}번째 줄에 잘못이 있습니다: UTF-8 "
+                                  "텍스트가 아닙니다. 그 줄은 빼고 읽으며, 그 설정은 기본값을 "
+                                  "씁니다. 파일을 UTF-8로 저장하세요.",
+        "notice.config_mistake": "설정 파일({where})에 잘못이 있습니다: {why}.",
+        "notice.config_defaults": "{text} 기본 설정으로 시작합니다.",
+        "notice.config_line": "설정 파일({where})의 {line}번째 줄({shown})에 잘못이 있습니다: "
+                              "{said}.",
+        "notice.said_section_twice": "{why}. 이 섹션은 앞에서 이미 시작되었으므로 여기 있는 "
+                                     "설정은 빼고 읽습니다. 처음 섹션에 넣으세요",
+        "notice.said_section_out": "{why}. 그 섹션은 빼고 읽으며, 그 섹션의 설정은 기본값을 "
+                                   "씁니다",
+        "notice.said_setting_out": "{why}. 그 설정은 빼고 읽으며, 기본값을 씁니다",
+        "notice.said_line_out": "{why}. 그 줄은 빼고 읽습니다",
+        "notice.said_first_counts": "{why}. 그 줄은 빼고 읽으며, 처음 것이 적용됩니다",
+        "notice.said_default": "{why}. 그 줄은 빼고 읽으며, 그 설정은 기본값을 씁니다",
+        "notice.toml_nested": "값이 너무 깊이 중첩되어 읽을 수 없습니다",
+        "notice.config_bad_value": "{where}: {name} = {value}: {why}. 기본값을 씁니다.",
+        "notice.config_bad_camera": "{where}: camera: {why}. 기본 카메라({kind})를 씁니다.",
+        "notice.config_not_section": "{where}: {name} = {value}: [{name}] 섹션이어야 합니다. 그 "
+                                     "섹션의 기본값을 씁니다.",
+        "notice.config_unknown": "{where}: 알 수 없는 설정 {name}{hint}. 무시합니다.",
+        "notice.did_you_mean": " ({word}의 오타인가요?)",
+        "notice.belongs_in": " ([{section}] 섹션에 넣어야 합니다)",
+        "notice.unknown_setting": "알 수 없는 설정 {name}",
+        "notice.setting_value": "{name} = {value}: {why}",
+        "notice.bad_language": "{choices} 중 하나를 고르세요",
+        "notice.bad_seats": "{low}부터 {high}까지의 정수를 쓰세요",
+        "notice.bad_seats_range": "범위를 벗어났습니다: {low}부터 {high}까지의 정수를 쓰세요",
+        "notice.bad_names": '이름을 자리 순서대로 목록으로 쓰세요. 예: ["Ann", "Ben", "Cat"]',
+        "notice.bad_names_count": "이름은 자리마다 하나씩, 1개부터 {n}개까지 쓰세요",
+        "notice.bad_name_empty": "빈 이름이 있습니다",
+        "notice.bad_name_control": "이름 {name}에는 제어 문자가 들어 있어 쓸 수 없습니다",
+        "notice.bad_name_shared": "두 자리에 같은 이름({name})을 쓸 수 없습니다",
+        "notice.bad_fraction": "0.0부터 1.0까지의 수를 쓰세요",
+        "notice.bad_fraction_range": "범위를 벗어났습니다: 0.0부터 1.0까지의 수를 쓰세요",
+        "notice.bad_seconds": "초 단위의 수를 쓰세요 (0이면 끔)",
+        "notice.bad_seconds_range": "0 이상의 초 단위 수를 쓰세요 (0이면 끔)",
+        "notice.bad_path": "파일이나 폴더의 경로를 따옴표 안에 쓰세요. 예: "
+                           '"/var/lib/abraca-companion"',
+        "notice.bad_path_nul": "경로에 NUL 문자가 들어갈 수 없습니다",
+        "notice.bad_camera_table": '[camera] 표가 있어야 합니다. 예: kind = "picamera2"',
+        "notice.bad_camera_kind": '카메라에 kind가 있어야 합니다. 예: kind = "picamera2" 또는 '
+                                  'kind = "opencv"',
     },
 }
 
@@ -432,10 +535,45 @@ def refusal(err: Exception) -> tuple[str, dict]:
     return "msg.refused", {"text": str(err)}
 
 
+class Notice(str):
+    """A sentence from outside the flow (the configuration, the kiosk) for the screen. As a
+    string it is the English sentence, for the journal and the command line; ``key`` and
+    ``args`` say it in any language (``tr(lang, notice.key, **notice.args)``). An argument may
+    be a Notice itself: a reason inside a sentence."""
+
+    key: str
+    args: dict
+
+    def __new__(cls, key: str, /, **args) -> Notice:
+        self = super().__new__(cls, tr("en", key, **args))
+        self.key, self.args = key, args
+        return self
+
+
+def notice_message(text: str) -> tuple[str, dict]:
+    """The screen's message for a notice: its own key for a :class:`Notice`, any other text
+    as it is (``msg.notice``)."""
+    if isinstance(text, Notice):
+        return text.key, dict(text.args)
+    return "msg.notice", {"text": text}
+
+
+def is_notice(key: str) -> bool:
+    """The message is a notice from outside the flow (see Controller.notice)."""
+    return key == "msg.notice" or key.startswith("notice.")
+
+
+def notice_of(exc: BaseException) -> str:
+    """What an exception says: the :class:`Notice` it was raised with, else its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Notice) else str(exc)
+
+
 def tr(lang: str, key: str, **args) -> str:
     table = CATALOGUE.get(lang, CATALOGUE["en"])
     text = table.get(key) or CATALOGUE["en"].get(key) or key
-    shown = dict(args)
+    shown = {k: tr(lang, v.key, **v.args) if isinstance(v, Notice) else v
+             for k, v in args.items()}
     for k in _CARD_ARGS:
         if isinstance(shown.get(k), str):
             shown[k] = card_name(lang, shown[k])

@@ -1,0 +1,261 @@
+"""Notices from the configuration and the kiosk, on a Korean table: said in Korean on its
+screen, in English as before everywhere else (the journal, the command line)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from companion.app.controller import Controller  # noqa: E402
+from companion.app.i18n import Notice, tr  # noqa: E402
+from companion.app.inputs import Press  # noqa: E402
+from companion.app.screens.table import TableScreen  # noqa: E402
+from companion.config import load_config  # noqa: E402
+from companion.engine import Game  # noqa: E402
+from companion.kiosk.runtime import Kiosk  # noqa: E402
+from tests.app_fakes import MemoryLog  # noqa: E402
+from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
+
+HANGUL = re.compile("[\uac00-\ud7a3]")
+# Our own English, which a Korean screen must not show (another program's words may stay).
+ENGLISH = re.compile(r"\b(default|left out|mistake|give|choose|unknown|did you mean|belongs|"
+                     r"range|cannot|could not|ignored|starting|using|the game|the table|"
+                     r"history|saved|switched|restarted|is empty|a name|number)\b", re.I)
+
+
+def korean(notice: str, *allowed: str) -> str:
+    """The notice as a Korean screen says it, checked: Korean, and none of our English
+    (``allowed``: the words of others it may quote, such as a path)."""
+    assert isinstance(notice, Notice), notice
+    said = tr("ko", notice.key, **notice.args)
+    assert HANGUL.search(said), said
+    rest = said
+    for words in allowed:
+        rest = rest.replace(words, "")
+    assert not ENGLISH.search(rest), said
+    return said
+
+
+def seat(n):
+    return Press("seat", n)
+
+
+# ----- the configuration -------------------------------------------------------------------
+
+def write(tmp_path: Path, text: str | bytes) -> Path:
+    path = tmp_path / "config.toml"
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+# name -> (the file, the English as it was, a part of the Korean). {where} is the file's path.
+CONFIG_CASES = {
+    "missing": (None, "No configuration file at {where}: starting with the default settings.",
+                "설정 파일이 없습니다"),
+    "folder": ("folder", "The configuration {where} is a folder, not a file: starting with the "
+               "default settings.", "파일이 아니라 폴더입니다: 기본 설정으로 시작합니다."),
+    "not text": (b"\xff\xfe\x00\xd8", "The configuration {where} is not text that can be "
+                 "read. Starting with the default settings.",
+                 "읽을 수 있는 텍스트가 아닙니다. 기본 설정"),
+    "not utf-8": ('seats = 4\nnames = ["José"]\n'.encode("latin-1"),
+                  "The configuration {where} has a mistake on line 2: it is not UTF-8 text. "
+                  "That line is left out: its setting keeps its default. Save the file as "
+                  "UTF-8.", "2번째 줄에 잘못이 있습니다: UTF-8 텍스트가 아닙니다"),
+    "nested": ("x = " + "[" * 100_000 + "\n", "The configuration {where} has a mistake: its "
+               "values are nested too deeply to read. Starting with the default settings.",
+               "값이 너무 깊이 중첩되어 읽을 수 없습니다. 기본 설정으로 시작합니다."),
+    "bad line": ('language = "ko"\nseats = \n', "The configuration {where} has a mistake on "
+                 "line 2 (seats =): Invalid value. That line is left out: its setting keeps "
+                 "its default.", "2번째 줄(seats =)에 잘못이 있습니다: Invalid value. 그 줄은"),
+    "overwrite": ("seats = 4\nseats = 5\n", "The configuration {where} has a mistake on line 2 "
+                  "(seats = 5): Cannot overwrite a value. That line is left out: the first one "
+                  "counts.", "처음 것이 적용됩니다"),
+    "section out": ('seats = 3\n[camera\nkind = "synthetic"\n', "The configuration {where} has "
+                    "a mistake on line 2 ([camera): Expected ']' at the end of a table "
+                    "declaration. That section is left out: its settings keep their defaults.",
+                    "그 섹션은 빼고 읽으며"),
+    "section twice": ('[camera]\nkind = "opencv"\n[camera]\ndevice = 2\n', "The configuration "
+                      "{where} has a mistake on line 3 ([camera]): Cannot declare ('camera',) "
+                      "twice. That section was begun before: its settings here are left out; "
+                      "put them in the first one.", "처음 섹션에 넣으세요"),
+    "setting out": ('names = [\n "Ann",\n Ben,\n]\n', "The configuration {where} has a mistake "
+                    "on line 1 (names = [): Invalid value. That setting is left out: it keeps "
+                    "its default.", "그 설정은 빼고 읽으며"),
+    "line out": ("hello\nseats = 3\n", "The configuration {where} has a mistake on line 1 "
+                 "(hello): Expected '=' after a key in a key/value pair. That line is left "
+                 "out.", "그 줄은 빼고 읽습니다."),
+    "language": ('language = "fr"', "{where}: language = 'fr': choose one of 'en', 'ko'; using "
+                 "the default.", "'en', 'ko' 중 하나를 고르세요. 기본값을 씁니다."),
+    "seats": ('seats = "four"', "{where}: seats = 'four': give a whole number from 2 to 6; "
+              "using the default.", "2부터 6까지의 정수를 쓰세요"),
+    "seats range": ("seats = 9", "{where}: seats = 9: out of range: give a whole number from 2 "
+                    "to 6; using the default.", "범위를 벗어났습니다"),
+    "names": ('names = "Ann,Ben"', "{where}: names = 'Ann,Ben': give the names by seat in a "
+              'list, e.g. ["Ann", "Ben", "Cat"]; using the default.', "목록으로 쓰세요"),
+    "names count": ("names = []", "{where}: names = []: give 1 to 6 names, one per seat; using "
+                    "the default.", "1개부터 6개까지"),
+    "name empty": ('names = ["Ann", ""]', "{where}: names = ['Ann', '']: a name is empty; "
+                   "using the default.", "빈 이름이 있습니다"),
+    "name control": ('names = ["Ann\\u0001", "Ben"]', "{where}: names = ['Ann\\x01', 'Ben']: "
+                     "'Ann\\x01' cannot be a name: it holds a control character; using the "
+                     "default.", "제어 문자"),
+    "name shared": ('names = ["Ann", "Ann "]', "{where}: names = ['Ann', 'Ann ']: two seats "
+                    "cannot share the name 'Ann'; using the default.", "같은 이름('Ann')"),
+    "fraction": ('[hardware]\nled_brightness = "max"', "{where}: hardware.led_brightness = "
+                 "'max': give a number from 0.0 to 1.0; using the default.",
+                 "0.0부터 1.0까지의 수를 쓰세요"),
+    "fraction range": ("[hardware]\nled_brightness = 2", "{where}: hardware.led_brightness = 2: "
+                       "out of range: give a number from 0.0 to 1.0; using the default.",
+                       "범위를 벗어났습니다"),
+    "seconds": ('[kiosk]\nattract_after = "2m"', "{where}: kiosk.attract_after = '2m': give a "
+                "number of seconds (0 for never); using the default.", "초 단위의 수"),
+    "seconds range": ("[kiosk]\nattract_after = -5", "{where}: kiosk.attract_after = -5: give a "
+                      "number of seconds from 0 up (0 for never); using the default.",
+                      "0 이상의 초 단위 수"),
+    "path": ("[hardware]\npins = 7", "{where}: hardware.pins = 7: give a file or folder path "
+             'in quotes, e.g. "/var/lib/abraca-companion"; using the default.', "따옴표 안에"),
+    "path nul": ('[storage]\nlog = "a\\u0000b"', "{where}: storage.log = 'a\\x00b': a path "
+                 "cannot contain a NUL character; using the default.", "NUL 문자"),
+    "camera table": ('camera = "pi"', "{where}: camera: expected a [camera] table, e.g. kind = "
+                     '"picamera2"; using the default camera (picamera2).',
+                     "[camera] 표가 있어야 합니다. 예: kind = \"picamera2\". 기본 카메라"),
+    "camera kind": ("[camera]\ndevice = 0", "{where}: camera: the camera needs a kind, e.g. "
+                    'kind = "picamera2" or kind = "opencv"; using the default camera '
+                    "(picamera2).", "카메라에 kind가 있어야 합니다"),
+    "not a section": ('hardware = "gpio"', "{where}: hardware = 'gpio': expected a [hardware] "
+                      "section; using its defaults.", "[hardware] 섹션이어야 합니다"),
+    "unknown": ('colour = "red"', "{where}: unknown setting colour; ignored.",
+                "알 수 없는 설정 colour. 무시합니다."),
+    "did you mean": ('langauge = "ko"', "{where}: unknown setting langauge (did you mean "
+                     "'language'?); ignored.", "langauge ('language'의 오타인가요?)"),
+    "did you mean, in a section": ("[hardware]\nled_brigthness = 0.2", "{where}: unknown "
+                                   "setting hardware.led_brigthness (did you mean "
+                                   "'led_brightness'?); ignored.", "오타인가요?"),
+    "belongs in": ("attract_after = 30", "{where}: unknown setting attract_after (it belongs "
+                   "in the [kiosk] section); ignored.", "([kiosk] 섹션에 넣어야 합니다)"),
+}
+
+
+def _config(tmp_path, text):
+    if text is None:
+        return tmp_path / "config.toml"
+    if text == "folder":
+        (tmp_path / "config.toml").mkdir()
+        return tmp_path / "config.toml"
+    return write(tmp_path, text)
+
+
+@pytest.mark.parametrize("case", CONFIG_CASES)
+def test_a_configuration_notice_is_said_in_korean_and_in_english_as_before(tmp_path, case):
+    text, english, part = CONFIG_CASES[case]
+    path = _config(tmp_path, text)
+    _config_, warnings = load_config(path, environ={"STATE_DIRECTORY": str(tmp_path)})
+    assert warnings == [english.format(where=path)]
+    said = korean(warnings[0], str(path), "Invalid value", "Cannot overwrite a value",
+                  "Cannot declare ('camera',) twice", "Expected ']' at the end of a table "
+                  "declaration", "Expected '=' after a key in a key/value pair")
+    assert part in said, said
+
+
+def test_a_configuration_that_cannot_be_read_keeps_the_systems_words(tmp_path, monkeypatch):
+    path = write(tmp_path, "seats = 4\n")
+
+    def refuse(self):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    _config_, warnings = load_config(path, environ={})
+    assert warnings == [f"Cannot read the configuration {path} (Permission denied): starting "
+                        "with the default settings."]
+    assert korean(warnings[0], str(path), "Permission denied") == (
+        f"설정 파일({path})을 읽을 수 없습니다 (Permission denied): 기본 설정으로 시작합니다.")
+
+
+def _table(tmp_path, config_text, *, language="ko"):
+    """A kiosk on that configuration and its table, the notices shown as `companion run`
+    shows them (commands.cmd_run)."""
+    path = write(tmp_path, config_text)
+    kiosk = Kiosk.start(path, environ={"STATE_DIRECTORY": str(tmp_path / "state")},
+                        fsync=False)
+    ctl = Controller(Game, open_log=kiosk.session.open_log, camera=False, language=language,
+                     keep_settings=kiosk.change_settings)
+    for notice in kiosk.take_messages():
+        ctl.notice(notice)
+    return kiosk, ctl
+
+
+def shown(ctl) -> str:
+    key, args = ctl.message
+    return tr(ctl.language, key, **args)
+
+
+def test_the_configurations_notices_reach_a_korean_screen_in_korean_one_after_another(tmp_path):
+    kiosk, ctl = _table(tmp_path, 'seats = 9\nlangauge = "ko"\n')
+    try:
+        first = shown(ctl)
+        assert first.endswith("seats = 9: 범위를 벗어났습니다: 2부터 6까지의 정수를 쓰세요. "
+                              "기본값을 씁니다.")
+        ctl.handle(seat(1))  # a press shows the next, and still counts
+        assert shown(ctl).endswith("알 수 없는 설정 langauge ('language'의 오타인가요?). "
+                                   "무시합니다.")
+        ctl.handle(seat(2))
+        assert ctl.message is None and ctl.joined == [1, 2]
+        ctl.language = "en"  # the operator's menu: the same notice, now in English
+        ctl.notice(Notice("notice.config_missing", where="/etc/x.toml"))
+        assert shown(ctl) == "No configuration file at /etc/x.toml: starting with the default " \
+                             "settings."
+    finally:
+        kiosk.stop()
+
+
+def test_a_keyed_notice_waits_for_the_one_shown_and_comes_back_after_a_prompt():
+    """As notice() always did: each is seen, and one replaced without a press comes back."""
+    ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False, language="ko")
+    ctl.notice("seats = 9: out of range")  # a plain sentence, shown as it is
+    ctl.notice(Notice("notice.config_missing", where="/etc/x.toml"))
+    ctl.notice_key("notice.config_folder", where="/etc/y.toml")
+    assert ctl.message == ("msg.notice", {"text": "seats = 9: out of range"})
+    ctl.handle(seat(1))
+    assert ctl.message == ("notice.config_missing", {"where": "/etc/x.toml"})
+    ctl.notice_key("msg.hand_over")  # from outside the flow, no press: it goes first
+    assert ctl.message[0] == "msg.hand_over"
+    ctl.handle(seat(2))
+    assert ctl.message == ("notice.config_missing", {"where": "/etc/x.toml"})
+    ctl.handle(seat(3))
+    assert shown(ctl) == "설정 파일(/etc/y.toml)이 파일이 아니라 폴더입니다: 기본 설정으로 " \
+                         "시작합니다."
+    ctl.handle(seat(4))
+    assert ctl.message is None and ctl.joined == [1, 2, 3, 4]
+
+
+def assert_drawn_in_korean(ctl) -> None:
+    """The table screen draws ctl's notice in Korean, with a glyph for every character."""
+    said = shown(ctl)
+    screen = TableScreen((1280, 720), card_art=False)
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    lines = [(text, size, bold) for (text, size, _colour, bold) in screen._text
+             if HANGUL.search(text) and text in said]
+    assert lines, said
+    for line, size, bold in lines:
+        assert not _missing(screen.font(size, bold), line), line
+    for bold in (False, True):  # the rest too, should a larger screen show it
+        assert not _missing(screen.font(22, bold), said), said
+
+
+@pytest.mark.parametrize("case", CONFIG_CASES)
+def test_a_korean_configuration_notice_has_every_glyph_on_the_screen(tmp_path, case):
+    text, _english, _part = CONFIG_CASES[case]
+    _config_, warnings = load_config(_config(tmp_path, text), environ={})
+    ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False, language="ko")
+    ctl.notice(warnings[0])
+    assert_drawn_in_korean(ctl)
