@@ -13,6 +13,7 @@ from pathlib import Path  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+import companion.kiosk.runtime as runtime  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.i18n import Notice, tr  # noqa: E402
 from companion.app.inputs import Press  # noqa: E402
@@ -189,9 +190,10 @@ def _table(tmp_path, config_text, *, language="ko"):
                         fsync=False)
     ctl = Controller(Game, open_log=kiosk.session.open_log, camera=False, language=language,
                      keep_settings=kiosk.change_settings)
-    for notice in kiosk.take_messages():
+    notices = kiosk.take_messages()
+    for notice in notices:
         ctl.notice(notice)
-    return kiosk, ctl
+    return kiosk, ctl, notices
 
 
 def shown(ctl) -> str:
@@ -200,7 +202,7 @@ def shown(ctl) -> str:
 
 
 def test_the_configurations_notices_reach_a_korean_screen_in_korean_one_after_another(tmp_path):
-    kiosk, ctl = _table(tmp_path, 'seats = 9\nlangauge = "ko"\n')
+    kiosk, ctl, _notices = _table(tmp_path, 'seats = 9\nlangauge = "ko"\n')
     try:
         first = shown(ctl)
         assert first.endswith("seats = 9: 범위를 벗어났습니다: 2부터 6까지의 정수를 쓰세요. "
@@ -238,9 +240,10 @@ def test_a_keyed_notice_waits_for_the_one_shown_and_comes_back_after_a_prompt():
     assert ctl.message is None and ctl.joined == [1, 2, 3, 4]
 
 
-def assert_drawn_in_korean(ctl) -> None:
-    """The table screen draws ctl's notice in Korean, with a glyph for every character."""
-    said = shown(ctl)
+def assert_drawn_in_korean(ctl, said: str | None = None) -> None:
+    """The table screen draws ctl's notice (or ``said``) in Korean, with a glyph for every
+    character."""
+    said = shown(ctl) if said is None else said
     screen = TableScreen((1280, 720), card_art=False)
     screen.draw(pygame.Surface((1280, 720)), ctl)
     lines = [(text, size, bold) for (text, size, _colour, bold) in screen._text
@@ -259,3 +262,69 @@ def test_a_korean_configuration_notice_has_every_glyph_on_the_screen(tmp_path, c
     ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False, language="ko")
     ctl.notice(warnings[0])
     assert_drawn_in_korean(ctl)
+
+
+# ----- the operator's settings -------------------------------------------------------------
+
+# name -> (settings.json, the English as it was, a part of the Korean). {path}: the file.
+SETTINGS_CASES = {
+    "not json": ("{", "The operator's settings in {path} could not be read (Expecting property "
+                 "name enclosed in double quotes: line 1 column 2 (char 1)); using the "
+                 "configuration's.", "운영자 설정({path})을 읽을 수 없습니다"),
+    "nested": ("[" * 100_000, "The operator's settings in {path} could not be read (nested too "
+               "deeply); using the configuration's.",
+               "(너무 깊이 중첩됨): 설정 파일의 설정을 씁니다."),
+    "not an object": ("[1]", "The operator's settings in {path} are not a JSON object; using "
+                      "the configuration's.", "JSON 객체가 아닙니다"),
+    "bad value": ('{"seats": 9}', "{path}: seats = 9: out of range: give a whole number from 2 "
+                  "to 6; ignored.", "seats = 9: 범위를 벗어났습니다: 2부터 6까지의 정수를 쓰세요. "
+                  "무시합니다."),
+    "unknown": ('{"colour": "red"}', "{path}: unknown operator setting colour; ignored.",
+                "알 수 없는 운영자 설정 colour. 무시합니다."),
+}
+
+
+@pytest.mark.parametrize("case", SETTINGS_CASES)
+def test_an_operator_settings_notice_is_said_in_korean_and_in_english_as_before(tmp_path,
+                                                                                 case):
+    text, english, part = SETTINGS_CASES[case]
+    state = tmp_path / "state"
+    state.mkdir()
+    path = state / "settings.json"
+    path.write_text(text, encoding="utf-8")
+    kiosk, ctl, notices = _table(tmp_path, "seats = 4\n")
+    try:
+        assert notices == [english.format(path=path)]
+        assert korean(notices[0], str(path), "Expecting property name enclosed in double "
+                      "quotes: line 1 column 2 (char 1)") == shown(ctl)
+        assert part.format(path=path) in shown(ctl)
+        assert_drawn_in_korean(ctl)
+    finally:
+        kiosk.stop()
+
+
+def test_a_setting_refused_or_not_kept_is_said_in_the_menu_in_korean(tmp_path, monkeypatch):
+    kiosk, ctl, _notices = _table(tmp_path, "seats = 4\n", language="en")
+    try:
+        refused = kiosk.change_settings(seats=9)
+        assert refused == "That setting cannot be used: seats = 9: out of range: give a whole " \
+                          "number from 2 to 6."
+        assert korean(refused) == "그 설정은 쓸 수 없습니다: seats = 9: 범위를 벗어났습니다: " \
+                                  "2부터 6까지의 정수를 쓰세요."
+
+        def full(state_dir, settings):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(runtime, "save_settings", full)
+        ctl.handle(Press("operator"))
+        ctl.handle(seat(1))  # English -> 한국어, which cannot be kept
+        assert ctl.language == "ko"
+        key, args = ctl.menu.note
+        assert tr("en", key, **args) == "The setting applies now but could not be kept for " \
+                                        "the next start (No space left on device)."
+        said = tr("ko", key, **args)
+        assert said == "설정은 지금 적용되지만, 다음에 켤 때를 위해 저장하지는 못했습니다 " \
+                       "(No space left on device)."
+        assert_drawn_in_korean(ctl, said)
+    finally:
+        kiosk.stop()

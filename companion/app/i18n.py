@@ -259,6 +259,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.bad_camera_table": 'expected a [camera] table, e.g. kind = "picamera2"',
         "notice.bad_camera_kind": 'the camera needs a kind, e.g. kind = "picamera2" or kind = '
                                   '"opencv"',
+        "notice.settings_unreadable": "The operator's settings in {path} could not be read "
+                                      "({why}); using the configuration's.",
+        "notice.nested_too_deeply": "nested too deeply",
+        "notice.settings_not_object": "The operator's settings in {path} are not a JSON object; "
+                                      "using the configuration's.",
+        "notice.settings_ignored": "{path}: {why}; ignored.",
+        "notice.unknown_operator_setting": "unknown operator setting {name}",
+        "notice.setting_refused": "That setting cannot be used: {why}.",
+        "notice.setting_not_kept": "The setting applies now but could not be kept for the next "
+                                   "start ({error}).",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -482,6 +492,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.bad_camera_table": '[camera] 표가 있어야 합니다. 예: kind = "picamera2"',
         "notice.bad_camera_kind": '카메라에 kind가 있어야 합니다. 예: kind = "picamera2" 또는 '
                                   'kind = "opencv"',
+        "notice.settings_unreadable": "운영자 설정({path})을 읽을 수 없습니다 ({why}): 설정 "
+                                      "파일의 설정을 씁니다.",
+        "notice.nested_too_deeply": "너무 깊이 중첩됨",
+        "notice.settings_not_object": "운영자 설정({path})이 JSON 객체가 아닙니다: 설정 파일의 "
+                                      "설정을 씁니다.",
+        "notice.settings_ignored": "{path}: {why}. 무시합니다.",
+        "notice.unknown_operator_setting": "알 수 없는 운영자 설정 {name}",
+        "notice.setting_refused": "그 설정은 쓸 수 없습니다: {why}.",
+        "notice.setting_not_kept": "설정은 지금 적용되지만, 다음에 켤 때를 위해 저장하지는 "
+                                   "못했습니다 ({error}).",
     },
 }
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.app.i18n import Notice, notice_of
 from companion.config import Config, load_config
 from companion.kiosk.history import History, HistoryError
 from companion.kiosk.notify import Notifier, Watchdog
@@ -117,20 +118,19 @@ class Kiosk:
     def change_settings(self, **changes: Any) -> str | None:
         """Apply and keep the operator's choices (language, seats, led_brightness).
 
-        None when done; otherwise a sentence for the screen, and nothing changed (a choice
-        that cannot be saved still applies until the next start, and says so).
+        None when done; otherwise a sentence for the screen (a Notice), and nothing changed (a
+        choice that cannot be saved still applies until the next start, and says so).
         """
         try:
             settings = self.settings.with_changes(**changes)
         except ValueError as exc:
-            return f"That setting cannot be used: {exc}."
+            return Notice("notice.setting_refused", why=notice_of(exc))
         self.settings = settings
         self.config = apply_settings(self.base_config, settings)
         try:
             save_settings(self.base_config.state_dir, settings)
         except OSError as exc:
-            return (f"The setting applies now but could not be kept for the next start "
-                    f"({exc.strerror or exc}).")
+            return Notice("notice.setting_not_kept", error=exc.strerror or str(exc))
         return None
 
     def shutdown(self, *, reboot: bool = False) -> str | None:

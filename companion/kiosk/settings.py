@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import Notice, notice_of
 from companion.config import Config, check_value
 from companion.tablelog import write_atomically
 
@@ -47,7 +48,7 @@ class OperatorSettings:
         checked = {}
         for key, value in changes.items():
             if key not in _NAMES:
-                raise ValueError(f"unknown operator setting {key}")
+                raise ValueError(Notice("notice.unknown_operator_setting", name=key))
             checked[key] = None if value is None else check_value(_NAMES[key], value)
         return replace(self, **checked)
 
@@ -64,19 +65,18 @@ def load_settings(state_dir: str | os.PathLike[str]) -> tuple[OperatorSettings, 
     except FileNotFoundError:
         return OperatorSettings(), []
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
-        return OperatorSettings(), [f"The operator's settings in {path} could not be read "
-                                    f"({why}); using the configuration's."]
+        why = Notice("notice.nested_too_deeply") if isinstance(exc, RecursionError) else str(exc)
+        return OperatorSettings(), [Notice("notice.settings_unreadable", path=str(path),
+                                           why=why)]
     if not isinstance(data, dict):
-        return OperatorSettings(), [f"The operator's settings in {path} are not a JSON object; "
-                                    "using the configuration's."]
+        return OperatorSettings(), [Notice("notice.settings_not_object", path=str(path))]
     settings = OperatorSettings()
     warnings = []
     for key, value in data.items():
         try:
             settings = settings.with_changes(**{key: value})
         except ValueError as exc:
-            warnings.append(f"{path}: {exc}; ignored.")
+            warnings.append(Notice("notice.settings_ignored", path=str(path), why=notice_of(exc)))
     return settings, warnings
 
 
