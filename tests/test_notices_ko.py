@@ -8,6 +8,7 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import re  # noqa: E402
+import subprocess  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pygame  # noqa: E402
@@ -20,9 +21,11 @@ from companion.app.inputs import Press  # noqa: E402
 from companion.app.screens.table import TableScreen  # noqa: E402
 from companion.config import load_config  # noqa: E402
 from companion.engine import Game  # noqa: E402
+from companion.kiosk.power import shutdown  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
 from tests.app_fakes import MemoryLog  # noqa: E402
 from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
+from tests.test_kiosk_power import Recorder  # noqa: E402
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 # Our own English, which a Korean screen must not show (another program's words may stay).
@@ -189,7 +192,8 @@ def _table(tmp_path, config_text, *, language="ko"):
     kiosk = Kiosk.start(path, environ={"STATE_DIRECTORY": str(tmp_path / "state")},
                         fsync=False)
     ctl = Controller(Game, open_log=kiosk.session.open_log, camera=False, language=language,
-                     keep_settings=kiosk.change_settings)
+                     keep_settings=kiosk.change_settings,
+                     shutdown=lambda: kiosk.shutdown(reboot=False))
     notices = kiosk.take_messages()
     for notice in notices:
         ctl.notice(notice)
@@ -325,6 +329,55 @@ def test_a_setting_refused_or_not_kept_is_said_in_the_menu_in_korean(tmp_path, m
         said = tr("ko", key, **args)
         assert said == "설정은 지금 적용되지만, 다음에 켤 때를 위해 저장하지는 못했습니다 " \
                        "(No space left on device)."
+        assert_drawn_in_korean(ctl, said)
+    finally:
+        kiosk.stop()
+
+
+# ----- safe shutdown -----------------------------------------------------------------------
+
+# name -> (restart, what systemctl does, the English as it was, the Korean)
+SHUTDOWN_CASES = {
+    "no systemd": (False, Recorder(raises=FileNotFoundError(2, "No such file")),
+                   "This computer cannot be switched off from the table (no systemd here).",
+                   "이 컴퓨터는 테이블에서 끌 수 없습니다 (systemd가 없습니다)."),
+    "no answer": (True, Recorder(raises=subprocess.TimeoutExpired("x", 20)),
+                  "The table could not be restarted: the system did not answer.",
+                  "테이블을 다시 시작할 수 없었습니다: 시스템이 응답하지 않았습니다."),
+    "cannot run": (False, Recorder(raises=PermissionError(13, "Permission denied")),
+                   "The table could not be switched off (Permission denied).",
+                   "테이블을 끌 수 없었습니다 (Permission denied)."),
+    "refused": (False, Recorder(returncode=1, stderr="Call to PowerOff failed: Access denied\n"),
+                "The table could not be switched off (Call to PowerOff failed: Access denied). "
+                "Is the companion installed with scripts/install-kiosk.sh?",
+                "테이블을 끌 수 없었습니다 (Call to PowerOff failed: Access denied). companion을 "
+                "scripts/install-kiosk.sh로 설치했는지 확인하세요."),
+    "refused, no reason": (True, Recorder(returncode=1),
+                           "The table could not be restarted. Is the companion installed with "
+                           "scripts/install-kiosk.sh?",
+                           "테이블을 다시 시작할 수 없었습니다. companion을 "
+                           "scripts/install-kiosk.sh로 설치했는지 확인하세요."),
+}
+
+
+@pytest.mark.parametrize("case", SHUTDOWN_CASES)
+def test_a_shutdown_that_failed_is_said_in_korean_and_in_english_as_before(case):
+    reboot, run, english, said = SHUTDOWN_CASES[case]
+    message = shutdown(reboot=reboot, run=run)
+    assert message == english
+    assert korean(message, "Permission denied", "Call to PowerOff failed: Access denied") == said
+
+
+def test_a_shutdown_that_failed_is_said_in_the_korean_menu(tmp_path, monkeypatch):
+    _reboot, run, _english, said = SHUTDOWN_CASES["refused"]
+    monkeypatch.setattr(runtime, "shutdown", lambda reboot: shutdown(reboot=reboot, run=run))
+    kiosk, ctl, _notices = _table(tmp_path, "seats = 4\n")
+    try:
+        ctl.handle(Press("operator"))
+        ctl.handle(seat(5))
+        ctl.handle(Press("ok"))
+        key, args = ctl.menu.note
+        assert tr("ko", key, **args) == said
         assert_drawn_in_korean(ctl, said)
     finally:
         kiosk.stop()

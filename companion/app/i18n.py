@@ -269,6 +269,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.setting_refused": "That setting cannot be used: {why}.",
         "notice.setting_not_kept": "The setting applies now but could not be kept for the next "
                                    "start ({error}).",
+        "notice.power_off": "switched off",
+        "notice.power_restart": "restarted",
+        "notice.power_no_systemd": "This computer cannot be {what} from the table (no systemd "
+                                   "here).",
+        "notice.power_no_answer": "The table could not be {what}: the system did not answer.",
+        "notice.power_error": "The table could not be {what} ({error}).",
+        "notice.power_refused": "The table could not be {what} ({reason}). Is the companion "
+                                "installed with scripts/install-kiosk.sh?",
+        "notice.power_refused_plain": "The table could not be {what}. Is the companion installed "
+                                      "with scripts/install-kiosk.sh?",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -502,6 +512,16 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.setting_refused": "그 설정은 쓸 수 없습니다: {why}.",
         "notice.setting_not_kept": "설정은 지금 적용되지만, 다음에 켤 때를 위해 저장하지는 "
                                    "못했습니다 ({error}).",
+        "notice.power_off": "끌",
+        "notice.power_restart": "다시 시작할",
+        "notice.power_no_systemd": "이 컴퓨터는 테이블에서 {what} 수 없습니다 (systemd가 "
+                                   "없습니다).",
+        "notice.power_no_answer": "테이블을 {what} 수 없었습니다: 시스템이 응답하지 않았습니다.",
+        "notice.power_error": "테이블을 {what} 수 없었습니다 ({error}).",
+        "notice.power_refused": "테이블을 {what} 수 없었습니다 ({reason}). companion을 "
+                                "scripts/install-kiosk.sh로 설치했는지 확인하세요.",
+        "notice.power_refused_plain": "테이블을 {what} 수 없었습니다. companion을 "
+                                      "scripts/install-kiosk.sh로 설치했는지 확인하세요.",
     },
 }
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Callable, Sequence
 
+from companion.app.i18n import Notice
+
 __all__ = ["shutdown"]
 
 Runner = Callable[..., subprocess.CompletedProcess]
@@ -18,22 +20,22 @@ Runner = Callable[..., subprocess.CompletedProcess]
 def shutdown(*, reboot: bool = False, run: Runner = subprocess.run) -> str | None:
     """Ask systemd to power off (or reboot) the machine.
 
-    None when systemd accepted; otherwise a sentence for the screen saying why not. Never
-    raises, never waits for a password.
+    None when systemd accepted; otherwise a sentence for the screen saying why not (a
+    Notice). Never raises, never waits for a password.
     """
-    what = "restarted" if reboot else "switched off"
+    what = Notice("notice.power_restart" if reboot else "notice.power_off")
     command: Sequence[str] = ["systemctl", "--no-ask-password", "reboot" if reboot else "poweroff"]
     try:
         result = run(command, capture_output=True, text=True, timeout=20, check=False)
     except FileNotFoundError:
-        return f"This computer cannot be {what} from the table (no systemd here)."
+        return Notice("notice.power_no_systemd", what=what)
     except subprocess.TimeoutExpired:
-        return f"The table could not be {what}: the system did not answer."
+        return Notice("notice.power_no_answer", what=what)
     except OSError as exc:
-        return f"The table could not be {what} ({exc.strerror or exc})."
+        return Notice("notice.power_error", what=what, error=exc.strerror or str(exc))
     if result.returncode != 0:
         reason = (result.stderr or result.stdout or "").strip().splitlines()
-        detail = f" ({reason[0]})" if reason else ""
-        return (f"The table could not be {what}{detail}. Is the companion installed with "
-                "scripts/install-kiosk.sh?")
+        if reason:
+            return Notice("notice.power_refused", what=what, reason=reason[0])
+        return Notice("notice.power_refused_plain", what=what)
     return None
