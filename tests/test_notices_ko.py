@@ -8,6 +8,7 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
 import re  # noqa: E402
+import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -21,10 +22,12 @@ from companion.app.inputs import Press  # noqa: E402
 from companion.app.screens.table import TableScreen  # noqa: E402
 from companion.config import load_config  # noqa: E402
 from companion.engine import Game  # noqa: E402
+from companion.kiosk.history import History, HistoryError  # noqa: E402
 from companion.kiosk.power import shutdown  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
 from tests.app_fakes import MemoryLog  # noqa: E402
 from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
+from tests.test_kiosk_history import FailingConnection, finished_game  # noqa: E402
 from tests.test_kiosk_power import Recorder  # noqa: E402
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
@@ -379,5 +382,76 @@ def test_a_shutdown_that_failed_is_said_in_the_korean_menu(tmp_path, monkeypatch
         key, args = ctl.menu.note
         assert tr("ko", key, **args) == said
         assert_drawn_in_korean(ctl, said)
+    finally:
+        kiosk.stop()
+
+
+# ----- the history -------------------------------------------------------------------------
+
+# name -> (what SQLite says when a finished game is saved, the English as it was, the Korean)
+HISTORY_CASES = {
+    "full": (sqlite3.OperationalError("database or disk is full"),
+             "The game history could not be saved: the disk is full; free some space to keep "
+             "the history. The game goes on.",
+             "지난 게임 기록을 저장할 수 없습니다: 디스크가 꽉 찼습니다. 기록을 계속 남기려면 "
+             "공간을 비우세요. 게임은 계속됩니다."),
+    "read-only": (sqlite3.OperationalError("attempt to write a readonly database"),
+                  "The game history could not be saved: {path} is read-only. The game goes on.",
+                  "지난 게임 기록을 저장할 수 없습니다: 읽기 전용입니다 ({path}). 게임은 "
+                  "계속됩니다."),
+    "cannot open": (sqlite3.OperationalError("unable to open database file"),
+                    "The game history could not be saved: {path} cannot be opened. The game "
+                    "goes on.", "지난 게임 기록을 저장할 수 없습니다: 파일을 열 수 없습니다 "
+                    "({path}). 게임은 계속됩니다."),
+    "damaged": (sqlite3.DatabaseError("database disk image is malformed"),
+                "The game history at {path} is damaged, or is no game history (database disk "
+                "image is malformed); move it aside to start a new one. The game goes on.",
+                "지난 게임 기록 파일({path})이 손상되었거나 게임 기록 파일이 아닙니다 (database "
+                "disk image is malformed): 새 기록을 시작하려면 그 파일을 다른 곳으로 옮기세요. "
+                "게임은 계속됩니다."),
+    "io": (sqlite3.OperationalError("disk I/O error"),
+           "The game history could not be saved (disk I/O error). The game goes on.",
+           "지난 게임 기록을 저장할 수 없습니다 (disk I/O error). 게임은 계속됩니다."),
+}
+
+
+@pytest.mark.parametrize("case", HISTORY_CASES)
+def test_a_history_that_failed_is_said_in_korean_and_in_english_as_before(tmp_path, case):
+    error, english, said = HISTORY_CASES[case]
+    path = tmp_path / "history.sqlite"
+    with History.open(path) as history:
+        history._conn = FailingConnection(history._conn, error)
+        with pytest.raises(HistoryError) as err:
+            history.record_game(*finished_game(["Ann", "Ben"], 1))
+    message = str(err.value)
+    assert message == english.format(path=path)
+    assert err.value.outside_a_game == english.format(path=path).removesuffix(" The game goes on.")
+    assert korean(message, str(path), "database disk image is malformed",
+                  "disk I/O error") == said.format(path=path)
+
+
+@pytest.mark.parametrize("case, english, said", [
+    ("folder", "The game history cannot be kept at {path}: its folder cannot be made (File "
+     "exists). The game goes on.", "지난 게임 기록을 {path}에 남길 수 없습니다: 폴더를 만들 수 "
+     "없습니다 (File exists). 게임은 계속됩니다."),
+    ("damaged", "The game history at {path} is damaged, or is no game history (file is not a "
+     "database); move it aside to start a new one. The game goes on.", "지난 게임 기록 "
+     "파일({path})이 손상되었거나 게임 기록 파일이 아닙니다 (file is not a database): 새 기록을 "
+     "시작하려면 그 파일을 다른 곳으로 옮기세요. 게임은 계속됩니다."),
+], ids=["folder", "damaged"])
+def test_a_history_that_cannot_be_opened_is_said_on_a_korean_screen(tmp_path, case, english,
+                                                                    said):
+    if case == "folder":
+        (tmp_path / "blocker").write_text("a file where the folder should be")
+        path = tmp_path / "blocker" / "history.sqlite"
+    else:
+        path = tmp_path / "history.sqlite"
+        path.write_bytes(b"this is not a database at all, just some bytes" * 100)
+    kiosk, ctl, notices = _table(tmp_path, f"[storage]\ndatabase = '{path}'\n")
+    try:
+        assert notices == [english.format(path=path)]
+        assert korean(notices[0], str(path), "File exists", "file is not a database") \
+            == shown(ctl) == said.format(path=path)
+        assert_drawn_in_korean(ctl)
     finally:
         kiosk.stop()

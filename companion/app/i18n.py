@@ -279,6 +279,20 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "installed with scripts/install-kiosk.sh?",
         "notice.power_refused_plain": "The table could not be {what}. Is the companion installed "
                                       "with scripts/install-kiosk.sh?",
+        "notice.game_goes_on": "{text} The game goes on.",
+        "notice.history_opened": "opened",
+        "notice.history_saved": "saved",
+        "notice.history_read": "read",
+        "notice.history_full": "The game history could not be {doing}: the disk is full; free "
+                               "some space to keep the history.",
+        "notice.history_readonly": "The game history could not be {doing}: {path} is read-only.",
+        "notice.history_cannot_open": "The game history could not be {doing}: {path} cannot be "
+                                      "opened.",
+        "notice.history_damaged": "The game history at {path} is damaged, or is no game history "
+                                  "({error}); move it aside to start a new one.",
+        "notice.history_io": "The game history could not be {doing} ({error}).",
+        "notice.history_no_folder": "The game history cannot be kept at {path}: its folder cannot "
+                                    "be made ({error}). The game goes on.",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -522,6 +536,22 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "scripts/install-kiosk.sh로 설치했는지 확인하세요.",
         "notice.power_refused_plain": "테이블을 {what} 수 없었습니다. companion을 "
                                       "scripts/install-kiosk.sh로 설치했는지 확인하세요.",
+        "notice.game_goes_on": "{text} 게임은 계속됩니다.",
+        "notice.history_opened": "열",
+        "notice.history_saved": "저장할",
+        "notice.history_read": "읽을",
+        "notice.history_full": "지난 게임 기록을 {doing} 수 없습니다: 디스크가 꽉 찼습니다. "
+                               "기록을 계속 남기려면 공간을 비우세요.",
+        "notice.history_readonly": "지난 게임 기록을 {doing} 수 없습니다: 읽기 전용입니다 "
+                                   "({path}).",
+        "notice.history_cannot_open": "지난 게임 기록을 {doing} 수 없습니다: 파일을 열 수 "
+                                      "없습니다 ({path}).",
+        "notice.history_damaged": "지난 게임 기록 파일({path})이 손상되었거나 게임 기록 파일이 "
+                                  "아닙니다 ({error}): 새 기록을 시작하려면 그 파일을 다른 곳으로 "
+                                  "옮기세요.",
+        "notice.history_io": "지난 게임 기록을 {doing} 수 없습니다 ({error}).",
+        "notice.history_no_folder": "지난 게임 기록을 {path}에 남길 수 없습니다: 폴더를 만들 수 "
+                                    "없습니다 ({error}). 게임은 계속됩니다.",
     },
 }
 

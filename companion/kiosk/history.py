@@ -38,6 +38,7 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import Notice
 from companion.tablelog import encode
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,8 @@ CREATE INDEX IF NOT EXISTS results_by_name ON results(name);
 
 
 class HistoryError(OSError):
-    """The history could not be read or written. ``str(err)`` is a sentence for the screen.
+    """The history could not be read or written. ``str(err)`` is a sentence for the screen (a
+    Notice, said in the table's language there).
 
     ``reason`` is one of "full", "readonly", "open", "damaged", "io", "missing" (no such game).
     """
@@ -121,24 +123,23 @@ class GameSummary:
 
 
 def _storage_error(exc: sqlite3.Error, path: Path | str, doing: str) -> HistoryError:
-    """A sentence for the screen from what SQLite said."""
+    """A sentence for the screen from what SQLite said (``doing``: opened, saved or read)."""
     code = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc).lower()
+    done = Notice(f"notice.history_{doing}")
     if code == "SQLITE_FULL" or "disk is full" in text:
-        reason, said = "full", (f"The game history could not be {doing}: the disk is full; "
-                                "free some space to keep the history.")
+        reason, said = "full", Notice("notice.history_full", doing=done)
     elif code.startswith("SQLITE_READONLY") or "readonly" in text or "read-only" in text:
-        reason, said = "readonly", f"The game history could not be {doing}: {path} is read-only."
+        reason, said = "readonly", Notice("notice.history_readonly", doing=done, path=str(path))
     elif code.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
-        reason, said = "open", (f"The game history could not be {doing}: {path} cannot be "
-                                "opened.")
+        reason, said = "open", Notice("notice.history_cannot_open", doing=done, path=str(path))
     elif code in ("SQLITE_NOTADB", "SQLITE_CORRUPT") or "not a database" in text \
             or "malformed" in text:
-        reason, said = "damaged", (f"The game history at {path} is damaged, or is no game "
-                                   f"history ({exc}); move it aside to start a new one.")
+        reason, said = "damaged", Notice("notice.history_damaged", path=str(path),
+                                         error=str(exc))
     else:
-        reason, said = "io", f"The game history could not be {doing} ({exc})."
-    return HistoryError(f"{said} The game goes on.", reason=reason, path=path,
+        reason, said = "io", Notice("notice.history_io", doing=done, error=str(exc))
+    return HistoryError(Notice("notice.game_goes_on", text=said), reason=reason, path=path,
                         outside_a_game=said)
 
 
@@ -206,8 +207,8 @@ class History:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise HistoryError(
-                    f"The game history cannot be kept at {path}: its folder cannot be made "
-                    f"({exc.strerror or exc}). The game goes on.", reason="open", path=path
+                    Notice("notice.history_no_folder", path=str(path),
+                           error=exc.strerror or str(exc)), reason="open", path=path
                 ) from exc
         try:
             conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)

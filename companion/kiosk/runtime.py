@@ -84,7 +84,7 @@ class Kiosk:
             history: History | None = History.open(config.database_path)
         except HistoryError as exc:
             history = None
-            warnings.append(str(exc))
+            warnings.append(notice_of(exc))
         session = TableSession.open(config.log_path, history=history, fsync=fsync)
         return cls(config=config, base_config=base, settings=settings, history=history,
                    session=session, notifier=Notifier(environ=environ), clock=clock,

@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import notice_of
 from companion.engine import Game
 from companion.errors import TableError
 from companion.kiosk.history import History, HistoryError
@@ -377,7 +378,7 @@ class TableSession:
             self.recorded = self.history.record_game(
                 self._lines, self.game.state, finished_at=finished_at, started_at=started_at)
         except HistoryError as exc:
-            self._say(str(exc))
+            self._say(notice_of(exc))
         except ValueError as exc:  # cannot happen for a game the engine finished; say so
             self._say(f"The finished game could not go into the history: {exc}.")
 
