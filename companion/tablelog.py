@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import Notice
 from companion.engine import Game
 from companion.errors import LogFormatError, TableError
 
@@ -132,9 +133,7 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
                 log.info("table log: line %d was cut short and was dropped: %s", number, exc)
                 # What the caller says (on the table's screen): the line was being written
                 # when the power went, so its move was never shown (see TableLog.append).
-                problems.append(f"last line (line {number}) was cut short, most likely by a "
-                                "power cut, and was left out: nothing the screen had shown is "
-                                "lost")
+                problems.append(Notice("notice.torn_tail", line=number))
                 break
             return Replay(game, BadLine(number, str(exc)), problems, done)
         try:

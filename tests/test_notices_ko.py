@@ -7,7 +7,9 @@ import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 
+import errno  # noqa: E402
 import re  # noqa: E402
+import shutil  # noqa: E402
 import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -15,7 +17,10 @@ from pathlib import Path  # noqa: E402
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+import companion.kiosk.history as history_module  # noqa: E402
 import companion.kiosk.runtime as runtime  # noqa: E402
+import companion.kiosk.session as session_module  # noqa: E402
+import companion.tablelog as tablelog_module  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.i18n import Notice, tr  # noqa: E402
 from companion.app.inputs import Press  # noqa: E402
@@ -25,10 +30,13 @@ from companion.engine import Game  # noqa: E402
 from companion.kiosk.history import History, HistoryError  # noqa: E402
 from companion.kiosk.power import shutdown  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
+from companion.kiosk.session import TableSession  # noqa: E402
+from companion.tablelog import TableLog, replay_file  # noqa: E402
 from tests.app_fakes import MemoryLog  # noqa: E402
 from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
 from tests.test_kiosk_history import FailingConnection, finished_game  # noqa: E402
 from tests.test_kiosk_power import Recorder  # noqa: E402
+from tests.test_kiosk_session import _full_disk, planned  # noqa: E402
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 # Our own English, which a Korean screen must not show (another program's words may stay).
@@ -455,3 +463,241 @@ def test_a_history_that_cannot_be_opened_is_said_on_a_korean_screen(tmp_path, ca
         assert_drawn_in_korean(ctl)
     finally:
         kiosk.stop()
+
+
+# ----- the table log -----------------------------------------------------------------------
+
+def said_in_both(messages, expected, *allowed):
+    """Each message in English as before and in Korean: ``expected`` (English, Korean) pairs."""
+    assert messages == [english for english, _said in expected]
+    for message, (_english, said) in zip(messages, expected, strict=True):
+        assert korean(message, *allowed) == said
+
+
+def torn(log_path, events):
+    session = TableSession.open(log_path, fsync=False)
+    for event in events:
+        session.push(event)
+    session.close()
+    with open(log_path, "ab") as f:
+        f.write(b'{"event":"investigate","player":"A')  # the power went mid-line
+
+
+TORN = ("The table log's last line (line 9) was cut short, most likely by a power cut, and was "
+        "left out: nothing the screen had shown is lost.",
+        "게임 기록 파일의 마지막 줄(9번째 줄)이 아마 정전으로 중간에 끊겨서 빠졌습니다: 화면에 "
+        "나왔던 것은 하나도 잃지 않았습니다.")
+
+
+def test_a_torn_last_line_is_said_in_korean_and_in_english_as_before(tmp_path):
+    log_path = tmp_path / "state" / "table.jsonl"
+    torn(log_path, planned()[:8])
+    said_in_both(TableSession.open(log_path, fsync=False).messages, [TORN])
+
+
+def test_a_torn_last_line_is_said_on_a_korean_screen_when_the_table_starts(tmp_path):
+    torn(tmp_path / "state" / "table.jsonl", planned()[:8])
+    kiosk, ctl, _notices = _table(tmp_path, "seats = 4\n")
+    try:
+        assert shown(ctl) == TORN[1]
+        assert_drawn_in_korean(ctl)
+    finally:
+        kiosk.stop()
+
+
+def _damaged(log_path, events, line, text):
+    session = TableSession.open(log_path, fsync=False)
+    for event in events:
+        session.push(event)
+    session.close()
+    lines = log_path.read_text().splitlines()
+    lines[line - 1] = text
+    log_path.write_text("\n".join(lines) + "\n")
+    return replay_file(log_path).error.message  # the table log's own words for the line
+
+
+def test_a_damaged_log_set_aside_is_said_in_korean_and_in_english_as_before(tmp_path):
+    log_path = tmp_path / "state" / "table.jsonl"
+    why = _damaged(log_path, planned()[:10], 7, "\x00\x00garbage")
+    session = TableSession.open(log_path, fsync=False)
+    [kept] = [p for p in log_path.parent.iterdir() if ".damaged-" in p.name]
+    said_in_both(session.messages, [
+        (f"The table log has a bad line 7 ({why}): the game resumes from just before it; the "
+         f"original is kept as {kept.name}.",
+         f"게임 기록 파일의 7번째 줄이 잘못되었습니다 ({why}): 그 줄 바로 앞부터 게임을 이어 "
+         f"갑니다. 원래 파일은 {kept.name} 이름으로 남겨 두었습니다.")], why, kept.name)
+
+
+def test_a_damaged_log_that_cannot_be_set_aside_is_said_in_korean(tmp_path, monkeypatch):
+    log_path = tmp_path / "state" / "table.jsonl"
+    why = _damaged(log_path, planned()[:6], 4, "garbage")
+
+    def refuse(src, dst):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(session_module.os, "replace", refuse)
+    said_in_both(TableSession.open(log_path, fsync=False).messages, [
+        ("The damaged table log could not be kept aside (Read-only file system).",
+         "손상된 게임 기록 파일을 따로 옮겨 두지 못했습니다 (Read-only file system)."),
+        (f"The table log has a bad line 4 ({why}): the game resumes from just before it.",
+         f"게임 기록 파일의 4번째 줄이 잘못되었습니다 ({why}): 그 줄 바로 앞부터 게임을 이어 "
+         "갑니다."),
+        ("The game cannot be saved (the damaged log could not be kept aside): play goes on, but "
+         "a power cut now would lose the last moves. Check the card.",
+         "게임을 저장할 수 없습니다 (손상된 기록 파일을 따로 옮겨 두지 못했습니다): 게임은 계속할 "
+         "수 있지만, 지금 전원이 꺼지면 마지막 진행이 사라집니다. 메모리 카드를 확인하세요."),
+    ], why, "Read-only file system")
+
+
+def test_a_log_with_no_game_or_that_cannot_be_read_is_said_in_korean(tmp_path):
+    log_path = tmp_path / "state" / "table.jsonl"
+    log_path.parent.mkdir(parents=True)
+    log_path.write_bytes(b"not a log at all\n")
+    why = replay_file(log_path).error.message
+    said_in_both(TableSession.open(log_path, fsync=False).messages, [
+        (f"The table log holds no game ({why}); the table starts empty.",
+         f"게임 기록 파일에 게임이 없습니다 ({why}): 빈 테이블로 시작합니다.")], why)
+    log_path.mkdir()  # a folder where the log should be: it cannot be read
+    why = replay_file(log_path).error.message
+    said_in_both(TableSession.open(log_path, fsync=False).messages, [
+        (f"The game in progress could not be read ({why}); the table starts empty.",
+         f"진행 중이던 게임을 읽을 수 없습니다 ({why}): 빈 테이블로 시작합니다.")], why)
+
+
+@pytest.mark.parametrize(("error", "advice", "said"), [
+    (OSError(errno.ENOSPC, "No space left on device"), "Free some space on the card.",
+     "메모리 카드의 공간을 비우세요."),
+    (OSError(errno.EROFS, "Read-only file system"),
+     "The card or the table's folder cannot be written: check the card.",
+     "메모리 카드나 테이블 폴더에 쓸 수 없습니다: 메모리 카드를 확인하세요."),
+    (OSError(errno.EIO, "Input/output error"), "Check the card.", "메모리 카드를 확인하세요."),
+], ids=["full", "read-only", "io"])
+def test_a_game_that_cannot_be_saved_is_said_on_a_korean_screen(tmp_path, monkeypatch, error,
+                                                                advice, said):
+    kiosk, ctl, _notices = _table(tmp_path, "seats = 4\n")
+    try:
+        events = planned()
+        kiosk.session.push(events[0])
+        broken = [True]
+        real_append, real_open = TableLog.append, open
+
+        def append(self, event):
+            if broken[0]:
+                raise error
+            return real_append(self, event)
+
+        def opener(path, mode="r", *args, **kwargs):
+            if broken[0] and "w" in mode:
+                raise error
+            return real_open(path, mode, *args, **kwargs)
+
+        monkeypatch.setattr(TableLog, "append", append)
+        monkeypatch.setattr(tablelog_module, "open", opener, raising=False)
+        kiosk.session.push(events[1])
+        broken[0] = False
+        kiosk.session.push(events[2])
+        messages = kiosk.take_messages()
+        for message in messages:  # as the main loop shows them (commands.cmd_run)
+            ctl.notice(message)
+        said_in_both(messages, [
+            (f"The game cannot be saved ({error.strerror}): play goes on, but a power cut now "
+             f"would lose the last moves. {advice}",
+             f"게임을 저장할 수 없습니다 ({error.strerror}): 게임은 계속할 수 있지만, 지금 전원이 "
+             f"꺼지면 마지막 진행이 사라집니다. {said}"),
+            ("The game is saved again.", "게임을 다시 저장했습니다."),
+        ], error.strerror)
+        assert shown(ctl) == korean(messages[0], error.strerror)
+        assert_drawn_in_korean(ctl)
+        ctl.handle(seat(1))
+        assert shown(ctl) == "게임을 다시 저장했습니다."
+    finally:
+        kiosk.stop()
+
+
+def test_a_game_kept_waiting_for_room_is_said_in_korean(tmp_path, monkeypatch):
+    log_path = tmp_path / "state" / "table.jsonl"
+    history = History.open(tmp_path / "history.sqlite")
+    session = TableSession.open(log_path, history=history, fsync=False)
+    events = planned()
+    full = _full_disk(monkeypatch)
+    for event in events:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})  # before there is room
+    full[0] = False
+
+    def damaged(self, *args, **options):
+        raise history_module._storage_error(sqlite3.DatabaseError("file is not a database"),
+                                            "h", "saved")
+
+    monkeypatch.setattr(History, "record_game", damaged)
+    session.retry_save()
+    games = log_path.parent / "games"
+    said_in_both(session.messages[2:], [  # after the disk was found full as the game ended
+        ("The last game could not be saved before the table was cleared: it is kept until "
+         "there is room again, and saved then.",
+         "테이블을 비우기 전에 지난 게임을 저장하지 못했습니다: 공간이 생길 때까지 보관했다가 "
+         "그때 저장합니다."),
+        ("The game cannot be saved (No space left on device): play goes on, but a power cut "
+         "now would lose the last moves. Free some space on the card.",
+         "게임을 저장할 수 없습니다 (No space left on device): 게임은 계속할 수 있지만, 지금 "
+         "전원이 꺼지면 마지막 진행이 사라집니다. 메모리 카드의 공간을 비우세요."),
+        (f"A game kept waiting for room is saved in {games}, but the history could not take it "
+         "(The game history at h is damaged, or is no game history (file is not a database); "
+         "move it aside to start a new one. The game goes on.).",
+         f"공간을 기다리던 게임을 {games} 폴더에 저장했지만, 지난 게임 기록에는 넣지 못했습니다 "
+         "(지난 게임 기록 파일(h)이 손상되었거나 게임 기록 파일이 아닙니다 (file is not a "
+         "database): 새 기록을 시작하려면 그 파일을 다른 곳으로 옮기세요. 게임은 계속됩니다.)."),
+        ("The game is saved again.", "게임을 다시 저장했습니다."),
+    ], str(games), "file is not a database", "No space left on device")
+    history.close()
+
+
+def test_a_finished_game_the_history_refuses_is_said_in_korean(tmp_path, monkeypatch):
+    history = History.open(tmp_path / "history.sqlite")
+    history._conn = FailingConnection(history._conn,
+                                      sqlite3.OperationalError("database or disk is full"))
+    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history,
+                                fsync=False)
+    for event in planned():
+        session.push(event)
+    english, said = HISTORY_CASES["full"][1:]
+    said_in_both(session.messages, [(english, said)])
+    history.close()
+
+
+def test_a_log_that_could_not_be_moved_or_was_removed_is_said_in_korean(tmp_path):
+    log_path = tmp_path / "state" / "table.jsonl"
+    session = TableSession.open(log_path, fsync=False)
+    events = planned()
+    for event in events[:4]:
+        session.push(event)
+    shutil.rmtree(log_path.parent)
+    session.push(events[4])
+    games = log_path.parent / "games"
+    games.write_text("a file where the folder should be")
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    said_in_both(session.messages, [
+        ("The table log was removed while the table ran: it is written again, with the whole "
+         "game.", "테이블이 켜져 있는 동안 게임 기록 파일이 지워졌습니다: 게임 전체를 다시 "
+         "기록했습니다."),
+        (f"The last game's log could not be moved to {games} (File exists).",
+         f"지난 게임의 기록 파일을 {games} 폴더로 옮기지 못했습니다 (File exists)."),
+    ], str(games), "File exists")
+
+
+def test_a_finished_game_the_history_cannot_take_is_said_in_korean(tmp_path, monkeypatch):
+    """It cannot happen for a game the engine finished; if it does, the table says so."""
+    def refuse(self, *args, **options):
+        raise ValueError("the final state lists no players")
+
+    monkeypatch.setattr(History, "record_game", refuse)
+    history = History.open(tmp_path / "history.sqlite")
+    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history,
+                                fsync=False)
+    for event in planned():
+        session.push(event)
+    said_in_both(session.messages, [
+        ("The finished game could not go into the history: the final state lists no players.",
+         "끝난 게임을 지난 게임 기록에 넣지 못했습니다: the final state lists no players.")],
+        "the final state lists no players")
+    history.close()

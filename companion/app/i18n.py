@@ -293,6 +293,34 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.history_io": "The game history could not be {doing} ({error}).",
         "notice.history_no_folder": "The game history cannot be kept at {path}: its folder cannot "
                                     "be made ({error}). The game goes on.",
+        "notice.log_problem": "The table log's {problem}.",
+        "notice.torn_tail": "last line (line {line}) was cut short, most likely by a power cut, "
+                            "and was left out: nothing the screen had shown is lost",
+        "notice.log_unreadable": "The game in progress could not be read ({error}); the table "
+                                 "starts empty.",
+        "notice.log_no_game": "The table log holds no game ({error}); the table starts empty.",
+        "notice.log_bad_line_kept": "The table log has a bad line {line} ({error}): the game "
+                                    "resumes from just before it; the original is kept as {name}.",
+        "notice.log_bad_line": "The table log has a bad line {line} ({error}): the game resumes "
+                               "from just before it.",
+        "notice.log_not_set_aside": "The damaged table log could not be kept aside ({error}).",
+        "notice.damaged_log_in_place": "the damaged log could not be kept aside",
+        "notice.game_waits": "The last game could not be saved before the table was cleared: it "
+                             "is kept until there is room again, and saved then.",
+        "notice.archive_failed": "The last game's log could not be moved to {folder} ({error}).",
+        "notice.log_rewritten": "The table log was removed while the table ran: it is written "
+                                "again, with the whole game.",
+        "notice.cannot_save": "The game cannot be saved ({error}): play goes on, but a power cut "
+                              "now would lose the last moves. {mend}",
+        "notice.mend_space": "Free some space on the card.",
+        "notice.mend_readonly": "The card or the table's folder cannot be written: check the "
+                                "card.",
+        "notice.mend_check": "Check the card.",
+        "notice.saved_again": "The game is saved again.",
+        "notice.waiting_saved": "A game kept waiting for room is saved.",
+        "notice.waiting_saved_no_history": "A game kept waiting for room is saved in {folder}, "
+                                           "but the history could not take it ({error}).",
+        "notice.history_refused": "The finished game could not go into the history: {error}.",
     },
     "ko": {
         "title": "아브라카 후?",
@@ -552,6 +580,37 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.history_io": "지난 게임 기록을 {doing} 수 없습니다 ({error}).",
         "notice.history_no_folder": "지난 게임 기록을 {path}에 남길 수 없습니다: 폴더를 만들 수 "
                                     "없습니다 ({error}). 게임은 계속됩니다.",
+        "notice.log_problem": "게임 기록 파일의 {problem}.",
+        "notice.torn_tail": "마지막 줄({line}번째 줄)이 아마 정전으로 중간에 끊겨서 빠졌습니다: "
+                            "화면에 나왔던 것은 하나도 잃지 않았습니다",
+        "notice.log_unreadable": "진행 중이던 게임을 읽을 수 없습니다 ({error}): 빈 테이블로 "
+                                 "시작합니다.",
+        "notice.log_no_game": "게임 기록 파일에 게임이 없습니다 ({error}): 빈 테이블로 "
+                              "시작합니다.",
+        "notice.log_bad_line_kept": "게임 기록 파일의 {line}번째 줄이 잘못되었습니다 ({error}): "
+                                    "그 줄 바로 앞부터 게임을 이어 갑니다. 원래 파일은 {name} "
+                                    "이름으로 남겨 두었습니다.",
+        "notice.log_bad_line": "게임 기록 파일의 {line}번째 줄이 잘못되었습니다 ({error}): 그 줄 "
+                               "바로 앞부터 게임을 이어 갑니다.",
+        "notice.log_not_set_aside": "손상된 게임 기록 파일을 따로 옮겨 두지 못했습니다 ({error}).",
+        "notice.damaged_log_in_place": "손상된 기록 파일을 따로 옮겨 두지 못했습니다",
+        "notice.game_waits": "테이블을 비우기 전에 지난 게임을 저장하지 못했습니다: 공간이 생길 "
+                             "때까지 보관했다가 그때 저장합니다.",
+        "notice.archive_failed": "지난 게임의 기록 파일을 {folder} 폴더로 옮기지 못했습니다 "
+                                 "({error}).",
+        "notice.log_rewritten": "테이블이 켜져 있는 동안 게임 기록 파일이 지워졌습니다: 게임 "
+                                "전체를 다시 기록했습니다.",
+        "notice.cannot_save": "게임을 저장할 수 없습니다 ({error}): 게임은 계속할 수 있지만, 지금 "
+                              "전원이 꺼지면 마지막 진행이 사라집니다. {mend}",
+        "notice.mend_space": "메모리 카드의 공간을 비우세요.",
+        "notice.mend_readonly": "메모리 카드나 테이블 폴더에 쓸 수 없습니다: 메모리 카드를 "
+                                "확인하세요.",
+        "notice.mend_check": "메모리 카드를 확인하세요.",
+        "notice.saved_again": "게임을 다시 저장했습니다.",
+        "notice.waiting_saved": "공간을 기다리던 게임을 저장했습니다.",
+        "notice.waiting_saved_no_history": "공간을 기다리던 게임을 {folder} 폴더에 저장했지만, "
+                                           "지난 게임 기록에는 넣지 못했습니다 ({error}).",
+        "notice.history_refused": "끝난 게임을 지난 게임 기록에 넣지 못했습니다: {error}.",
     },
 }
 

@@ -36,7 +36,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from companion.app.i18n import notice_of
+from companion.app.i18n import Notice, notice_of
 from companion.engine import Game
 from companion.errors import TableError
 from companion.kiosk.history import History, HistoryError
@@ -112,28 +112,26 @@ class TableSession:
             return
         replay = replay_file(self.path, torn_tail_ok=True)
         for problem in replay.problems:
-            self._say(f"The table log's {problem}.")
+            self._say(Notice("notice.log_problem", problem=problem))
         if replay.error is not None and replay.error.line == 0:  # unreadable file
-            self._say(f"The game in progress could not be read ({replay.error.message}); "
-                      "the table starts empty.")
+            self._say(Notice("notice.log_unreadable", error=replay.error.message))
             self._set_aside("unreadable")
             return
         if replay.error is not None and not replay.game.started:
-            self._say(f"The table log holds no game ({replay.error.message}); "
-                      "the table starts empty.")
+            self._say(Notice("notice.log_no_game", error=replay.error.message))
             self._set_aside("damaged")
             return
         self.game = replay.game
         self._lines = list(replay.lines)  # as written, undo lines included
         if replay.error is not None:
             kept = self._set_aside("damaged")
-            self._say(f"The table log has a bad line {replay.error.line} "
-                      f"({replay.error.message}): the game resumes from just before it"
-                      + (f"; the original is kept as {kept.name}." if kept else "."))
+            bad = {"line": replay.error.line, "error": replay.error.message}
+            self._say(Notice("notice.log_bad_line_kept", **bad, name=kept.name) if kept
+                      else Notice("notice.log_bad_line", **bad))
             if kept is not None:
                 self._rewrite()
             else:  # never write over the only copy: play on in memory until it can be saved
-                self._lost_disk(OSError("the damaged log could not be kept aside"))
+                self._lost_disk(OSError(Notice("notice.damaged_log_in_place")))
         else:
             try:
                 self._log = TableLog(self.path, fsync=self.fsync)  # cuts a torn tail off
@@ -152,7 +150,7 @@ class TableSession:
         try:
             os.replace(self.path, target)
         except OSError as exc:
-            self._say(f"The damaged table log could not be kept aside ({exc.strerror or exc}).")
+            self._say(Notice("notice.log_not_set_aside", error=exc.strerror or str(exc)))
             return None
         return target
 
@@ -222,8 +220,7 @@ class TableSession:
             # Its only whole copy is in memory: kept there until there is room again.
             self.waiting.append(_Waiting(list(self._lines), self.game.over, self.game.state,
                                          *(self._ended or self._times()), self.recorded))
-            self._say("The last game could not be saved before the table was cleared: it is "
-                      "kept until there is room again, and saved then.")
+            self._say(Notice("notice.game_waits"))
             self._archive(kind="cut-short")  # what reached the disk, out of the new game's way
         else:
             if self.game.over and self.recorded is None:
@@ -255,8 +252,8 @@ class TableSession:
             os.replace(self.path, target)
         except OSError as exc:
             # Never lose it: leave it in place under another name if the folder cannot be made.
-            self._say(f"The last game's log could not be moved to {folder} "
-                      f"({exc.strerror or exc}).")
+            self._say(Notice("notice.archive_failed", folder=str(folder),
+                             error=exc.strerror or str(exc)))
             aside = self.path.with_name(f"{self.path.stem}.{stamp}{self.path.suffix}")
             n = 1
             while aside.exists():  # the same second after a restart: never over another
@@ -285,8 +282,7 @@ class TableSession:
             # The log (or the whole state folder) was deleted while the table ran: the
             # moves went into a file no one can open again. Written anew, whole.
             if self._rewrite():
-                self._say("The table log was removed while the table ran: it is written "
-                          "again, with the whole game.")
+                self._say(Notice("notice.log_rewritten"))
 
     def _lost_disk(self, exc: OSError) -> None:
         if self._log is not None:
@@ -297,8 +293,8 @@ class TableSession:
             self._log = None
         if not self.unsaved:
             self.unsaved = True
-            self._say(f"The game cannot be saved ({exc.strerror or exc}): play goes on, but a "
-                      f"power cut now would lose the last moves. {_mend(exc)}")
+            self._say(Notice("notice.cannot_save", error=exc.strerror or notice_of(exc),
+                             mend=_mend(exc)))
 
     def retry_save(self) -> bool:
         """Try to put every event on disk again, and the games kept waiting; True when the
@@ -308,7 +304,7 @@ class TableSession:
             return True
         if self._rewrite():
             self.unsaved = False
-            self._say("The game is saved again.")
+            self._say(Notice("notice.saved_again"))
             return True
         return False
 
@@ -357,15 +353,15 @@ class TableSession:
                 write_atomically(target, b"".join(map(encode, game.lines)), fsync=self.fsync)
             except OSError:
                 return
-            said = "A game kept waiting for room is saved."
+            said = Notice("notice.waiting_saved")
             if game.over and game.recorded is None and self.history is not None:
                 try:
                     self.history.record_game(game.lines, game.state,
                                              finished_at=game.finished_at,
                                              started_at=game.started_at)
                 except (HistoryError, ValueError) as exc:
-                    said = (f"A game kept waiting for room is saved in {target.parent}, but the "
-                            f"history could not take it ({exc}).")
+                    said = Notice("notice.waiting_saved_no_history", folder=str(target.parent),
+                                  error=notice_of(exc))
             self.waiting.pop(0)
             self._say(said)
 
@@ -380,7 +376,7 @@ class TableSession:
         except HistoryError as exc:
             self._say(notice_of(exc))
         except ValueError as exc:  # cannot happen for a game the engine finished; say so
-            self._say(f"The finished game could not go into the history: {exc}.")
+            self._say(Notice("notice.history_refused", error=str(exc)))
 
     def close(self) -> None:
         if self._log is not None:
@@ -412,10 +408,10 @@ class _Waiting:
     recorded: int | None
 
 
-def _mend(exc: OSError) -> str:
+def _mend(exc: OSError) -> Notice:
     """What staff can do about a save that failed for ``exc``."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return "Free some space on the card."
+        return Notice("notice.mend_space")
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return "The card or the table's folder cannot be written: check the card."
-    return "Check the card."
+        return Notice("notice.mend_readonly")
+    return Notice("notice.mend_check")
