@@ -78,20 +78,20 @@ CONFIG_CASES = {
     "missing": (None, "No configuration file at {where}: starting with the default settings.",
                 "설정 파일이 없습니다"),
     "folder": ("folder", "The configuration {where} is a folder, not a file: starting with the "
-               "default settings.", "파일이 아니라 폴더입니다: 기본 설정으로 시작합니다."),
+               "default settings.", "파일이 아니라 폴더가 있습니다: 기본 설정으로 시작합니다."),
     "not text": (b"\xff\xfe\x00\xd8", "The configuration {where} is not text that can be "
                  "read. Starting with the default settings.",
                  "읽을 수 있는 텍스트가 아닙니다. 기본 설정"),
     "not utf-8": ('seats = 4\nnames = ["José"]\n'.encode("latin-1"),
                   "The configuration {where} has a mistake on line 2: it is not UTF-8 text. "
                   "That line is left out: its setting keeps its default. Save the file as "
-                  "UTF-8.", "2번째 줄에 잘못이 있습니다: UTF-8 텍스트가 아닙니다"),
+                  "UTF-8.", "2번째 줄에 오류가 있습니다: UTF-8 텍스트가 아닙니다"),
     "nested": ("x = " + "[" * 100_000 + "\n", "The configuration {where} has a mistake: its "
                "values are nested too deeply to read. Starting with the default settings.",
                "값이 너무 깊이 중첩되어 읽을 수 없습니다. 기본 설정으로 시작합니다."),
     "bad line": ('language = "ko"\nseats = \n', "The configuration {where} has a mistake on "
                  "line 2 (seats =): Invalid value. That line is left out: its setting keeps "
-                 "its default.", "2번째 줄(seats =)에 잘못이 있습니다: Invalid value. 그 줄은"),
+                 "its default.", "2번째 줄(seats =)에 오류가 있습니다: Invalid value. 그 줄은"),
     "overwrite": ("seats = 4\nseats = 5\n", "The configuration {where} has a mistake on line 2 "
                   "(seats = 5): Cannot overwrite a value. That line is left out: the first one "
                   "counts.", "처음 것이 적용됩니다"),
@@ -143,7 +143,7 @@ CONFIG_CASES = {
                  "cannot contain a NUL character; using the default.", "NUL 문자"),
     "camera table": ('camera = "pi"', "{where}: camera: expected a [camera] table, e.g. kind = "
                      '"picamera2"; using the default camera (picamera2).',
-                     "[camera] 표가 있어야 합니다. 예: kind = \"picamera2\". 기본 카메라"),
+                     "[camera] 섹션이어야 합니다. 예: kind = \"picamera2\". 기본 카메라"),
     "camera kind": ("[camera]\ndevice = 0", "{where}: camera: the camera needs a kind, e.g. "
                     'kind = "picamera2" or kind = "opencv"; using the default camera '
                     "(picamera2).", "카메라에 kind가 있어야 합니다"),
@@ -249,8 +249,8 @@ def test_a_keyed_notice_waits_for_the_one_shown_and_comes_back_after_a_prompt():
     ctl.handle(seat(2))
     assert ctl.message == ("notice.config_missing", {"where": "/etc/x.toml"})
     ctl.handle(seat(3))
-    assert shown(ctl) == "설정 파일(/etc/y.toml)이 파일이 아니라 폴더입니다: 기본 설정으로 " \
-                         "시작합니다."
+    assert shown(ctl) == "설정 파일 자리(/etc/y.toml)에 파일이 아니라 폴더가 있습니다: 기본 " \
+                         "설정으로 시작합니다."
     ctl.handle(seat(4))
     assert ctl.message is None and ctl.joined == [1, 2, 3, 4]
 
@@ -338,7 +338,7 @@ def test_a_setting_refused_or_not_kept_is_said_in_the_menu_in_korean(tmp_path, m
         assert tr("en", key, **args) == "The setting applies now but could not be kept for " \
                                         "the next start (No space left on device)."
         said = tr("ko", key, **args)
-        assert said == "설정은 지금 적용되지만, 다음에 켤 때를 위해 저장하지는 못했습니다 " \
+        assert said == "설정은 지금 적용되지만, 다음에 켤 때까지 남도록 저장하지는 못했습니다 " \
                        "(No space left on device)."
         assert_drawn_in_korean(ctl, said)
     finally:
@@ -485,8 +485,8 @@ def torn(log_path, events):
 
 TORN = ("The table log's last line (line 9) was cut short, most likely by a power cut, and was "
         "left out: nothing the screen had shown is lost.",
-        "게임 기록 파일의 마지막 줄(9번째 줄)이 아마 정전으로 중간에 끊겨서 빠졌습니다: 화면에 "
-        "나왔던 것은 하나도 잃지 않았습니다.")
+        "게임 기록 파일의 마지막 줄(9번째 줄)이 아마 정전 때문에 중간에 끊겨서 빼고 읽었습니다: "
+        "화면에 나왔던 것은 하나도 잃지 않았습니다.")
 
 
 def test_a_torn_last_line_is_said_in_korean_and_in_english_as_before(tmp_path):

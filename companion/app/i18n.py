@@ -496,19 +496,19 @@ CATALOGUE: dict[str, dict[str, str]] = {
                             "작동하지 않습니다. 아무도 누르고 있지 않다면 직원에게 확인해 달라고 "
                             "하세요.",
         "notice.config_missing": "설정 파일이 없습니다 ({where}): 기본 설정으로 시작합니다.",
-        "notice.config_folder": "설정 파일({where})이 파일이 아니라 폴더입니다: 기본 설정으로 "
-                                "시작합니다.",
+        "notice.config_folder": "설정 파일 자리({where})에 파일이 아니라 폴더가 있습니다: 기본 "
+                                "설정으로 시작합니다.",
         "notice.config_unreadable": "설정 파일({where})을 읽을 수 없습니다 ({error}): 기본 "
                                     "설정으로 시작합니다.",
         "notice.config_not_text": "설정 파일({where})은 읽을 수 있는 텍스트가 아닙니다.",
-        "notice.config_not_utf8": "설정 파일({where})의 {line}번째 줄에 잘못이 있습니다: UTF-8 "
+        "notice.config_not_utf8": "설정 파일({where})의 {line}번째 줄에 오류가 있습니다: UTF-8 "
                                   "텍스트가 아닙니다. 그 줄은 빼고 읽으며, 그 설정은 기본값을 "
                                   "씁니다. 파일을 UTF-8로 저장하세요.",
-        "notice.config_mistake": "설정 파일({where})에 잘못이 있습니다: {why}.",
+        "notice.config_mistake": "설정 파일({where})에 오류가 있습니다: {why}.",
         "notice.config_defaults": "{text} 기본 설정으로 시작합니다.",
-        "notice.config_line": "설정 파일({where})의 {line}번째 줄({shown})에 잘못이 있습니다: "
+        "notice.config_line": "설정 파일({where})의 {line}번째 줄({shown})에 오류가 있습니다: "
                               "{said}.",
-        "notice.said_section_twice": "{why}. 이 섹션은 앞에서 이미 시작되었으므로 여기 있는 "
+        "notice.said_section_twice": "{why}. 그 섹션은 앞에서 이미 시작되었으므로 여기 있는 "
                                      "설정은 빼고 읽습니다. 처음 섹션에 넣으세요",
         "notice.said_section_out": "{why}. 그 섹션은 빼고 읽으며, 그 섹션의 설정은 기본값을 "
                                    "씁니다",
@@ -541,7 +541,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.bad_path": "파일이나 폴더의 경로를 따옴표 안에 쓰세요. 예: "
                            '"/var/lib/abraca-companion"',
         "notice.bad_path_nul": "경로에 NUL 문자가 들어갈 수 없습니다",
-        "notice.bad_camera_table": '[camera] 표가 있어야 합니다. 예: kind = "picamera2"',
+        "notice.bad_camera_table": '[camera] 섹션이어야 합니다. 예: kind = "picamera2"',
         "notice.bad_camera_kind": '카메라에 kind가 있어야 합니다. 예: kind = "picamera2" 또는 '
                                   'kind = "opencv"',
         "notice.settings_unreadable": "운영자 설정({path})을 읽을 수 없습니다 ({why}): 설정 "
@@ -552,7 +552,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.settings_ignored": "{path}: {why}. 무시합니다.",
         "notice.unknown_operator_setting": "알 수 없는 운영자 설정 {name}",
         "notice.setting_refused": "그 설정은 쓸 수 없습니다: {why}.",
-        "notice.setting_not_kept": "설정은 지금 적용되지만, 다음에 켤 때를 위해 저장하지는 "
+        "notice.setting_not_kept": "설정은 지금 적용되지만, 다음에 켤 때까지 남도록 저장하지는 "
                                    "못했습니다 ({error}).",
         "notice.power_off": "끌",
         "notice.power_restart": "다시 시작할",
@@ -581,8 +581,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.history_no_folder": "지난 게임 기록을 {path}에 남길 수 없습니다: 폴더를 만들 수 "
                                     "없습니다 ({error}). 게임은 계속됩니다.",
         "notice.log_problem": "게임 기록 파일의 {problem}.",
-        "notice.torn_tail": "마지막 줄({line}번째 줄)이 아마 정전으로 중간에 끊겨서 빠졌습니다: "
-                            "화면에 나왔던 것은 하나도 잃지 않았습니다",
+        "notice.torn_tail": "마지막 줄({line}번째 줄)이 아마 정전 때문에 중간에 끊겨서 빼고 "
+                            "읽었습니다: 화면에 나왔던 것은 하나도 잃지 않았습니다",
         "notice.log_unreadable": "진행 중이던 게임을 읽을 수 없습니다 ({error}): 빈 테이블로 "
                                  "시작합니다.",
         "notice.log_no_game": "게임 기록 파일에 게임이 없습니다 ({error}): 빈 테이블로 "
