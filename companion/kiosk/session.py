@@ -53,6 +53,17 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+
+def _free_name(folder: Path, stem: str, suffix: str) -> Path:
+    """``folder/stem+suffix``, or with -2, -3, ... after the stem: the first not taken (two
+    logs put away in the same second never replace each other)."""
+    target = folder / f"{stem}{suffix}"
+    n = 1
+    while target.exists():
+        n += 1
+        target = folder / f"{stem}-{n}{suffix}"
+    return target
+
 class TableSession:
     """One table's game and its log. Make it with :meth:`open`."""
 
@@ -142,11 +153,8 @@ class TableSession:
 
     def _set_aside(self, why: str) -> Path | None:
         stamp = self.clock().strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.stem}.{why}-{stamp}{self.path.suffix}")
-        n = 1
-        while target.exists():  # a clock started at the same saved time at each boot
-            n += 1
-            target = self.path.with_name(f"{self.path.stem}.{why}-{stamp}-{n}{self.path.suffix}")
+        # (a clock started at the same saved time at each boot gives the same stamp)
+        target = _free_name(self.path.parent, f"{self.path.stem}.{why}-{stamp}", self.path.suffix)
         try:
             os.replace(self.path, target)
         except OSError as exc:
@@ -254,11 +262,8 @@ class TableSession:
             # Never lose it: leave it in place under another name if the folder cannot be made.
             self._say(Notice("notice.archive_failed", folder=str(folder),
                              error=exc.strerror or str(exc)))
-            aside = self.path.with_name(f"{self.path.stem}.{stamp}{self.path.suffix}")
-            n = 1
-            while aside.exists():  # the same second after a restart: never over another
-                n += 1
-                aside = self.path.with_name(f"{self.path.stem}.{stamp}-{n}{self.path.suffix}")
+            # (the same second after a restart: never over another)
+            aside = _free_name(self.path.parent, f"{self.path.stem}.{stamp}", self.path.suffix)
             try:
                 os.replace(self.path, aside)
             except OSError:
@@ -332,14 +337,8 @@ class TableSession:
 
     def _archive_name(self, when: datetime, kind: str) -> Path:
         """A name not yet taken in ``games/`` for a log of ``kind`` put away at ``when``."""
-        folder = self.path.parent / "games"
         stamp = when.strftime("%Y%m%d-%H%M%S")
-        target = folder / f"{stamp}-{kind}{self.path.suffix}"
-        n = 1
-        while target.exists():
-            n += 1
-            target = folder / f"{stamp}-{kind}-{n}{self.path.suffix}"
-        return target
+        return _free_name(self.path.parent / "games", f"{stamp}-{kind}", self.path.suffix)
 
     def _save_waiting(self) -> None:
         """The games kept waiting for room, each into ``games/`` whole and (finished) into
