@@ -41,6 +41,9 @@ BY_POWER = {p: i for i, p in POWER.items()}
 
 # Default names: the seat colours, which match the dials' colours.
 SEAT_COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple")
+# The round's and the game's end: screens no press made before them may dismiss, and whose
+# effects a press only skips.
+MUST_BE_SEEN = ("summary", "over")
 
 EFFECT_SECONDS = {"damage": 0.8, "heal": 0.6, "stones": 1.0, "eliminated": 1.2,
                   "round_end": 1.5, "game_end": 2.0}
@@ -246,7 +249,7 @@ class Controller:
         if p.kind == "undo":
             self._undo()
             return
-        if self.effects and self.phase in ("summary", "over"):
+        if self.effects and self.phase in MUST_BE_SEEN:
             # The round's or the game's end: a press skips its effects, to show it, and no
             # more (it also dismissed the summary players had not seen).
             self.effects = []

@@ -67,6 +67,11 @@ class Tick:
     now: float
 
 
+def is_press(item) -> bool:
+    """A player's press: a Press, or a hardware ButtonEvent (name and long) not yet one."""
+    return isinstance(item, Press) or (hasattr(item, "name") and hasattr(item, "long"))
+
+
 def from_button(event) -> Press | None:
     """A hardware ButtonEvent(name, long) as a Press; None for a name the app does not know."""
     name = getattr(event, "name", None)

@@ -10,8 +10,9 @@ import queue
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.app.controller import MUST_BE_SEEN
 from companion.app.i18n import button_name
-from companion.app.inputs import Press, Stuck, Tick, from_button, from_key, from_stuck
+from companion.app.inputs import Press, Stuck, Tick, from_button, from_key, from_stuck, is_press
 
 # The camera is read on every pass while the table waits for cards, and for a while after
 # anything moved on the mat; otherwise a few times a second is enough (a card laid early is
@@ -19,9 +20,6 @@ from companion.app.inputs import Press, Stuck, Tick, from_button, from_key, from
 CARD_PHASES = ("cards",)
 QUIET_LOOK_EVERY = 1 / 3
 MOVEMENT_WATCH = 2.0
-
-
-MUST_BE_SEEN = ("summary", "over")  # screens no press made before them may dismiss
 
 
 class App:
@@ -113,8 +111,7 @@ class App:
             except queue.Empty:
                 return n
             n += 1
-            press = isinstance(item, Press) or (hasattr(item, "name") and hasattr(item, "long"))
-            if dropping and press:
+            if dropping and is_press(item):
                 continue  # a second OK pressed at once would dismiss what was never seen
             before = self.ctl.phase
             self._dispatch(item)
@@ -126,7 +123,7 @@ class App:
         if stuck is not None:  # no player's doing: it neither wakes the table nor acts
             self._stuck(stuck)
             return
-        if not isinstance(item, Press) and hasattr(item, "name") and hasattr(item, "long"):
+        if is_press(item) and not isinstance(item, Press):
             item = from_button(item)  # a hardware ButtonEvent
             if item is None:
                 return
