@@ -614,3 +614,48 @@ def test_the_challenged_mark_stays_in_its_row_beside_a_long_name(lang, size):
     right = row.x + round(40 * screen.scale) + screen.font(name_size, True).size(name)[0]
     stones = round(270 * screen.scale) + screen.font(40, True).size("9")[0]
     assert right < tag.x and stones < tag.x  # the name and the stones end before the tag
+
+
+def _drawn_texts(screen):
+    """Record what ``screen`` draws from now on: (text, its rectangle), in order."""
+    drawn = []
+    real = screen.blit_text
+
+    def spy(dst, s, size, pos, *args, **kwargs):
+        rect = real(dst, s, size, pos, *args, **kwargs)
+        drawn.append((s, rect))
+        return rect
+
+    screen.blit_text = spy
+    return drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_the_aid_counts_cards_left_in_words_not_as_a_bare_number(lang, size):
+    """A big '1' above Ghost read like power 1 (the Cleaner), the number the buttons announce:
+    the count says it is cards left, and the header says what the percentages are."""
+    from companion.cards import IDENTITIES
+
+    ctl, panel = SCENES["turn"]()
+    ctl.language = lang
+    screen = TableScreen(size, panel=panel, card_art=False)
+    drawn = _drawn_texts(screen)
+    screen.draw(pygame.Surface(size), ctl)
+    area = screen.R(530, 318, 740, 146)
+    inside = [(s, r) for s, r in drawn if area.colliderect(r)]
+    assert inside and all(area.contains(r) for _, r in inside)  # nothing runs out of it
+    assert not [s for s, _ in inside if s.strip().isdigit()]  # no number standing alone
+    fig = ctl.game.figures()
+    counts = [tr(lang, "label.left", n=fig["unseen"][ident]) for ident in IDENTITIES]
+    assert [s for s, _ in inside if s in counts] == counts  # whole, in the cards' order
+    shown = [r for s, r in inside if s in counts]
+    gap = round(8 * screen.scale)
+    assert all(a.right + gap <= b.x for a, b in zip(shown, shown[1:], strict=False))
+    assert tr(lang, "label.chance_note") in [s for s, _ in inside]  # what the % means
+    head = next(r for s, r in inside if s.startswith(tr(lang, "label.aid")))
+    note = next(r for s, r in inside if s == tr(lang, "label.chance_note"))
+    assert head.right < note.x
+    for ident in IDENTITIES:
+        pct = tr(lang, "label.chance", pct=round(fig["chance"][ident] * 100))
+        assert pct in [s for s, _ in inside]

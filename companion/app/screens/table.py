@@ -50,6 +50,7 @@ TEXT_CACHE_BYTES = 16 * 1024 * 1024  # texts drawn once and kept, at most this m
 CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat",
                    "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit",
                    "cam.misfit_small": "warn.misfit_small"}
+AID_COLUMN = 96  # the width of a column of the deduction aid (they are 121 apart)
 
 
 class TableScreen:
@@ -408,32 +409,45 @@ class TableScreen:
                            "midtop")
 
     def _aid(self, dst, ctl, lang):
+        """For each identity: how many copies are still unseen, in words ("3 left": a number
+        alone was read as the power the buttons announce), and the chance that an unseen card
+        is that identity, in figures and as a bar; the header says what the % means."""
         area = self.R(530, 318, 740, 146)
         pygame.draw.rect(dst, PANEL, area, border_radius=10)
         try:
             fig = ctl.game.figures()
         except Exception:
             return
-        self.blit_text(dst, tr(lang, "label.aid") + "  ·  " + tr(lang, "label.deck",
-                                                                  n=fig.get("deck", 0)), 22,
-                       (area.x + 10 * self.scale, area.y + 4 * self.scale), DIM, True)
+        head = self.blit_text(dst, tr(lang, "label.aid") + "  ·  " + tr(
+            lang, "label.deck", n=fig.get("deck", 0)), 22,
+            (area.x + 10 * self.scale, area.y + 4 * self.scale), DIM, True)
+        note = tr(lang, "label.chance_note")
+        width = area.right - round(10 * self.scale) - head.right - round(16 * self.scale)
+        small = next((s for s in (round(18 * self.boost), 18)
+                      if self.font(s).size(note)[0] <= width), 18)
+        self.blit_text(dst, self.fit(note, small, width), small,
+                       (area.right - 10 * self.scale, head.bottom), DIM, False, "bottomright")
+        counts = {ident: tr(lang, "label.left", n=fig["unseen"].get(ident, 0))
+                  for ident in IDENTITIES}
+        room = round(AID_COLUMN * self.scale)
+        size = next((s for s in (round(34 * self.boost), 34, 30, 28, 26, 24, 22)
+                     if max(self.font(s, True).size(c)[0] for c in counts.values()) <= room), 22)
         for k, ident in enumerate(IDENTITIES):
             x = area.x + round((14 + k * 121) * self.scale)
             unseen = fig["unseen"].get(ident, 0)
             chance = fig["chance"].get(ident, 0.0)
-            self.blit_text(dst, f"{unseen}", 34, (x, area.y + 30 * self.scale), TEXT, True)
+            self.blit_text(dst, self.fit(counts[ident], size, room, True), size,
+                           (x, area.y + 30 * self.scale), TEXT if unseen else DIM, True)
             self.blit_text(dst, tr(lang, "label.chance", pct=round(chance * 100)), 24,
-                           (x + 96 * self.scale, area.y + 40 * self.scale), TEXT, False,
-                           "topright")
-            bar = pygame.Rect(x, area.y + round(76 * self.scale), round(96 * self.scale),
-                              round(16 * self.scale))
-            pygame.draw.rect(dst, LED_OFF, bar, border_radius=5)
+                           (x, area.y + 68 * self.scale), TEXT if unseen else DIM)
+            bar = pygame.Rect(x, area.y + round(98 * self.scale), room, round(10 * self.scale))
+            pygame.draw.rect(dst, LED_OFF, bar, border_radius=4)
             fill = bar.copy()
             fill.w = round(bar.w * max(0.0, min(1.0, chance)))
             if fill.w:
-                pygame.draw.rect(dst, CARD_RGB[ident], fill, border_radius=5)
+                pygame.draw.rect(dst, CARD_RGB[ident], fill, border_radius=4)
             self.blit_text(dst, card_name(lang, ident), 18,
-                           (x + 48 * self.scale, area.y + 100 * self.scale), DIM, False, "midtop")
+                           (x + room // 2, area.y + 112 * self.scale), DIM, False, "midtop")
 
     def _overlay(self, dst, rect, alpha=230):
         if alpha >= 255:
