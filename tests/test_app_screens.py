@@ -616,14 +616,19 @@ def test_the_challenged_mark_stays_in_its_row_beside_a_long_name(lang, size):
     assert right < tag.x and stones < tag.x  # the name and the stones end before the tag
 
 
-def _drawn_texts(screen):
-    """Record what ``screen`` draws from now on: (text, its rectangle), in order."""
+def _drawn_texts(screen, colours=None):
+    """Record what ``screen`` draws from now on: (text, its rectangle), in order; with a
+    list ``colours``, the colour of each text is added to it."""
+    from companion.app.screens.palette import TEXT
+
     drawn = []
     real = screen.blit_text
 
     def spy(dst, s, size, pos, *args, **kwargs):
         rect = real(dst, s, size, pos, *args, **kwargs)
         drawn.append((s, rect))
+        if colours is not None:
+            colours.append(args[0] if args else kwargs.get("colour", TEXT))
         return rect
 
     screen.blit_text = spy
@@ -659,3 +664,79 @@ def test_the_aid_counts_cards_left_in_words_not_as_a_bare_number(lang, size):
     for ident in IDENTITIES:
         pct = tr(lang, "label.chance", pct=round(fig["chance"][ident] * 100))
         assert pct in [s for s, _ in inside]
+
+
+def _warning_lines(screen, ctl, size):
+    """The lines drawn in the warning colour, and all that was drawn: (text, rectangle)."""
+    from companion.app.screens.palette import WARN
+
+    colours: list = []
+    drawn = _drawn_texts(screen, colours)
+    screen.draw(pygame.Surface(size), ctl)
+    return [d for d, c in zip(drawn, colours, strict=True) if c == WARN], drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_warnings_that_take_more_than_two_lines_are_shown_whole(lang, size):
+    """A table resumed, with its dials' pin map wrong and its mat printed too small: the
+    warnings joined took three lines, and only two were drawn, so the mat's was never read
+    to its end. The events under them give way (the newest stays while there is room)."""
+    from companion.app.i18n import event_line
+
+    ctl, panel = SCENES["turn"]()
+    ctl.language = lang
+    ctl.camera_expected = ctl.camera = True
+    ctl.set_mat_found(True, (), 1.41)  # cards look 1.41 times too large: the mat is too small
+    warnings = [("warn.resumed", {}),
+                ("warn.panel_failed", {"text": "Pin map problem: pins.toml: buttons.ok: must "
+                                               "be a whole number, got true"})]
+    screen = TableScreen(size, panel=panel, card_art=False, warnings=warnings)
+    lines, drawn = _warning_lines(screen, ctl, size)
+    said = "  ".join(tr(lang, key, **args) for key, args in
+                     warnings + [("warn.misfit", {})])
+    assert len(lines) > 2  # more than two lines' worth, or this shows nothing
+    assert " ".join(s for s, _ in lines).split() == said.split()  # every word, in order
+    surface = pygame.Rect((0, 0), size)
+    prompt = screen.R(10, 474, 990, 130)
+    assert all(surface.contains(r) and r.y >= prompt.bottom for _, r in lines)
+    newest = event_line(lang, ctl.game.events[-1])
+    [(_, rect)] = [(s, r) for s, r in drawn if s == newest]
+    assert not any(rect.colliderect(r) for _, r in lines) and surface.contains(rect)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_a_message_too_long_for_every_row_ends_in_an_ellipsis(size):
+    ctl, panel = SCENES["turn"]()
+    ctl.notice("The history cannot be written to the disk; " * 30)
+    screen = TableScreen(size, panel=panel, card_art=False)
+    lines, _ = _warning_lines(screen, ctl, size)
+    assert len(lines) == 4 and lines[-1][0].endswith("…")
+    assert not any(s.endswith("…") for s, _ in lines[:-1])
+    surface = pygame.Rect((0, 0), size)
+    assert all(surface.contains(r) and r.w <= round(1250 * screen.scale) for _, r in lines)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+def test_a_prompt_too_long_for_its_box_ends_in_an_ellipsis(size):
+    """Four lines of the smallest size fit the prompt's box: past them, the last says that
+    more was cut off, and nothing runs out of the box."""
+    import random
+
+    from companion.app.controller import Controller
+    from companion.app.screens.palette import TEXT
+    from companion.engine import Game
+
+    long_name = "Maximilian Alexander von Hohenzollern und Featherstonehaugh " * 6
+    ctl = Controller(Game, camera=False, rng=random.Random(7), names=[long_name, "Jo"])
+    for press in (Press("seat", 1), Press("seat", 2), Press("ok"), Press("seat", 1)):
+        ctl.handle(press)
+    screen = TableScreen(size)
+    colours: list = []
+    drawn = _drawn_texts(screen, colours)
+    screen.draw(pygame.Surface(size), ctl)
+    box = screen.R(10, 474, 990, 130)
+    lines = [(s, r) for (s, r), c in zip(drawn, colours, strict=True)
+             if c == TEXT and box.colliderect(r) and r.h > 1]
+    assert len(lines) == 4 and lines[-1][0].endswith("…")
+    assert all(box.contains(r) for _, r in lines)

@@ -51,6 +51,7 @@ CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat
                    "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit",
                    "cam.misfit_small": "warn.misfit_small"}
 AID_COLUMN = 96  # the width of a column of the deduction aid (they are 121 apart)
+MESSAGE_ROWS = 4  # rows of 26 under the prompt (y 610 to 714 on the grid): message, events
 
 
 class TableScreen:
@@ -122,27 +123,45 @@ class TableScreen:
         """s, cut short with "…" if it is wider than width pixels (see glyphs.fit)."""
         return glyphs.fit(self.font(size, bold), s, width)
 
-    def wrap(self, s: str, size: int, width: int, bold=False) -> list[str]:
-        """Lines of s that fit width pixels (splits on spaces; long words on characters)."""
+    def wrap(self, s: str, size: int, width: int | list[int], bold=False) -> list[str]:
+        """Lines of s that fit width pixels (splits on spaces; long words on characters).
+        width: one for every line, or a list: line k fits width[k], the last one the rest."""
         font = self.font(size, bold)
+        widths = [width] if isinstance(width, int) else list(width)
         lines, line = [], ""
+
+        def room() -> int:
+            return widths[min(len(lines), len(widths) - 1)]
+
         for word in s.split(" "):
             trial = (line + " " + word) if line else word
-            if font.size(trial)[0] <= width:
+            if font.size(trial)[0] <= room():
                 line = trial
                 continue
             if line:
                 lines.append(line)
             line = word
-            while font.size(line)[0] > width and len(line) > 1:
+            while font.size(line)[0] > room() and len(line) > 1:
                 cut = len(line)
-                while cut > 1 and font.size(line[:cut])[0] > width:
+                while cut > 1 and font.size(line[:cut])[0] > room():
                     cut -= 1
                 lines.append(line[:cut])
                 line = line[cut:]
         if line:
             lines.append(line)
         return lines
+
+    def cut(self, lines: list[str], count: int, size: int, width: int, bold=False) -> list[str]:
+        """``lines`` (from wrap), or when there are more than ``count``, the first ``count``
+        with "…" at the end of the last, shortened to make room for it (width pixels): a
+        text cut short shows that it is."""
+        if len(lines) <= count:
+            return lines
+        font = self.font(size, bold)
+        last = lines[count - 1].rstrip()
+        while last and font.size(last + "…")[0] > width:
+            last = last[:-1].rstrip()
+        return lines[:count - 1] + [last + "…"]
 
     def button(self, dst, rect, label, press, colour=PANEL_HI, size=26):
         pygame.draw.rect(dst, colour, rect, border_radius=max(4, rect.h // 5))
@@ -533,11 +552,14 @@ class TableScreen:
         pygame.draw.rect(dst, PANEL, box, border_radius=10)
         key, args = ctl.prompt()
         text = tr(lang, key, **args)
+        width = box.w - round(24 * self.scale)
         for size in (round(30 * self.boost), round(24 * self.boost), 24, 20):
-            lines = self.wrap(text, size, box.w - round(24 * self.scale), True)
+            lines = self.wrap(text, size, width, True)
             if 10 + len(lines) * (size + 8) <= 130:  # the largest size that fits the box
                 break
-        for k, line in enumerate(lines[:4]):
+        # Past the smallest size (names hundreds of letters long) the last line ends in "…".
+        lines = self.cut(lines, (130 - 10) // (size + 8), size, width, True)
+        for k, line in enumerate(lines):
             self.blit_text(dst, line, size, (box.x + 12 * self.scale,
                                              box.y + (10 + k * (size + 8)) * self.scale), TEXT,
                            True)
@@ -549,23 +571,37 @@ class TableScreen:
         if message is None and warnings:  # a missing device stays in sight
             message = ("warn.joined", {"text": "  ".join(
                 tr(lang, key, **args) for key, args in warnings)})
+        rows = 0  # the message's rows under the prompt; the last events take the others
         if message:
             mkey, margs = message
-            msg = tr(lang, mkey, **margs)
-            lines = self.wrap(msg, 22, round(1250 * self.scale), True)  # drawn bold
-            for k, line in enumerate(lines[:2]):
-                self.blit_text(dst, line, 22, self.R(14, 610 + k * 26, 0, 0).topleft, WARN, True)
-            top = 662
-        else:
-            top = 612
+            lines, size = self._message_lines(tr(lang, mkey, **margs))
+            for k, line in enumerate(lines):
+                self.blit_text(dst, line, size, self.R(14, 610 + k * 26, 0, 0).topleft, WARN,
+                               True)
+            rows = max(2, len(lines))
+        shown = 3 if not rows else MESSAGE_ROWS - rows
+        top = 612 if not rows else 610 + rows * 26
         events = ctl.game.events[1:] if ctl.game.events else []
-        for k, ev in enumerate(events[-(3 if top == 612 else 2):][::-1]):
+        for k, ev in enumerate(events[-shown:][::-1] if shown else []):
             self.blit_text(dst, event_line(lang, ev), 20, self.R(14, top + k * 26, 0, 0).topleft,
                            TEXT if k == 0 else DIM)
         self.button(dst, self.R(1010, 474, 260, 62), tr(lang, "label.ok"), Press("ok"),
                     colour=(40, 100, 60), size=30)
         self.button(dst, self.R(1010, 542, 260, 62), tr(lang, "label.back"), Press("back"),
                     size=30)
+
+    def _message_lines(self, text: str) -> tuple[list[str], int]:
+        """A message's or the warnings' lines under the prompt, and their size. Two lines
+        leave room for the last two events; a longer one takes the events' rows (the
+        warnings of several missing devices, a notice from the kiosk: each is read, the
+        events were seen as they happened), then a size smaller; longer still, its last line
+        ends in "…"."""
+        width = round(1250 * self.scale)
+        for size in (22, 20):
+            lines = self.wrap(text, size, width, True)  # drawn bold
+            if len(lines) <= MESSAGE_ROWS:
+                return lines, size
+        return self.cut(lines, MESSAGE_ROWS, size, width, True), size
 
     def _effect(self, dst, ctl, lang):
         """The running effect as a banner that grows in, with a bar running out as it ends;
