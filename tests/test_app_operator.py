@@ -30,6 +30,8 @@ from companion.kiosk.runtime import Kiosk  # noqa: E402
 from companion.kiosk.settings import FILENAME  # noqa: E402
 from tests.app_scenes import _midgame, seat  # noqa: E402
 from tests.test_app_screens import (  # noqa: E402, F401 - display: the screen
+    _assert_no_missing_glyphs,
+    _drawn_texts,
     _missing,
     blinking_turn,
     display,
@@ -690,6 +692,76 @@ def test_touching_a_row_gives_its_seat_button_and_only_the_menu_can_be_touched()
     assert presses == {seat(n) for n in range(1, 7)} | {Press("back")}
     rect = next(r for r, p in screen.hits if p == seat(2))
     assert screen.hit(rect.center) == seat(2)
+
+
+SHUTDOWN_REFUSED = ("The table could not be switched off: systemctl poweroff failed (Failed to "
+                    "power off system via logind: Interactive authentication required).")
+
+
+def _menu_lines(ctl, panel, size):
+    """What the menu draws under its rows: the lines in the warning colour and the others
+    there, each (text, rectangle); the menu's box and its Back button."""
+    from companion.app.screens.palette import WARN
+
+    screen = TableScreen(size, panel=panel, card_art=False)
+    colours: list = []
+    drawn = _drawn_texts(screen, colours)
+    screen.draw(pygame.Surface(size), ctl)
+    top = screen.R(0, 530, 0, 0).y
+    start = next(k for k, (s, _) in enumerate(drawn) if s == tr(ctl.language, "menu.title"))
+    below = [(d, c) for d, c in zip(drawn[start:], colours[start:], strict=True)
+             if d[1].y >= top]  # the menu's, not the table's under it
+    back = next(rect for rect, press in screen.hits if press == Press("back"))
+    said = [d for d, c in below if c == WARN]
+    other = [d for d, c in below if c != WARN and d[0] != tr(ctl.language, "label.back")]
+    _assert_no_missing_glyphs(screen)
+    return said, other, screen.R(110, 20, 1060, 680), back
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_why_the_shutdown_failed_is_shown_whole_under_a_two_line_camera_line(lang, size):
+    """Under a camera line of two lines only one row was left, and the rest of the reason
+    was dropped unseen: it goes on beside the buttons (and smaller, on the small display)."""
+    ctl, panel = _midgame()
+    ctl.language = lang
+    ctl.camera_expected = ctl.camera = True
+    ctl.set_mat_found(True, ("a", "b"))
+    ctl.shutdown = lambda: SHUTDOWN_REFUSED
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(5))
+    ctl.handle(Press("ok"))
+    said, other, box, back = _menu_lines(ctl, panel, size)
+    assert " ".join(s for s, _ in said).split() == SHUTDOWN_REFUSED.split()
+    assert " ".join(s for s, _ in other).split() == camera_line(ctl, lang).split()
+    assert len(other) == 2 and len(said) >= 2
+    assert all(box.contains(r) and not r.colliderect(back) for _, r in said + other)
+
+
+def test_a_note_too_long_even_beside_the_buttons_ends_in_an_ellipsis():
+    ctl, panel = _midgame()
+    ctl.shutdown = lambda: SHUTDOWN_REFUSED * 4
+    ctl.handle(Press("operator"))
+    ctl.handle(seat(5))
+    ctl.handle(Press("ok"))
+    for size in ((1280, 720), (800, 480)):
+        said, _, box, back = _menu_lines(ctl, panel, size)
+        assert said[-1][0].endswith("…") and not any(s.endswith("…") for s, _ in said[:-1])
+        assert all(box.contains(r) and not r.colliderect(back) for _, r in said)
+
+
+def test_a_camera_line_longer_than_its_two_lines_ends_in_an_ellipsis(monkeypatch):
+    import companion.app.screens.operator as menu_screen
+
+    ctl, panel = _midgame()
+    ctl.handle(Press("operator"))
+    long_line = "Camera: working, but this line says far more than two lines can hold. " * 4
+    monkeypatch.setattr(menu_screen, "camera_line", lambda ctl, lang: long_line)
+    for size in ((1280, 720), (800, 480)):
+        _, other, box, back = _menu_lines(ctl, panel, size)
+        camera, hint = other[:2], other[2:]
+        assert camera[-1][0].endswith("…") and long_line.startswith(camera[0][0])
+        assert [s for s, _ in hint] == [tr("en", "menu.hint")]  # the row below stays
 
 
 def test_companion_run_gives_the_menu_the_kiosk_settings_and_keeps_choices(tmp_path,

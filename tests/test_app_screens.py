@@ -664,6 +664,12 @@ def test_the_aid_counts_cards_left_in_words_not_as_a_bare_number(lang, size):
     for ident in IDENTITIES:
         pct = tr(lang, "label.chance", pct=round(fig["chance"][ident] * 100))
         assert pct in [s for s, _ in inside]
+    _assert_no_missing_glyphs(screen)
+
+
+def _assert_no_missing_glyphs(screen):
+    for (text, size, _colour, bold) in list(screen._text):
+        assert not _missing(screen.font(size, bold), text), text
 
 
 def _warning_lines(screen, ctl, size):
@@ -703,6 +709,7 @@ def test_warnings_that_take_more_than_two_lines_are_shown_whole(lang, size):
     newest = event_line(lang, ctl.game.events[-1])
     [(_, rect)] = [(s, r) for s, r in drawn if s == newest]
     assert not any(rect.colliderect(r) for _, r in lines) and surface.contains(rect)
+    _assert_no_missing_glyphs(screen)
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
@@ -740,3 +747,4 @@ def test_a_prompt_too_long_for_its_box_ends_in_an_ellipsis(size):
              if c == TEXT and box.colliderect(r) and r.h > 1]
     assert len(lines) == 4 and lines[-1][0].endswith("…")
     assert all(box.contains(r) for _, r in lines)
+    _assert_no_missing_glyphs(screen)

@@ -63,7 +63,6 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
     pygame.draw.rect(dst, MENU_PANEL, box, border_radius=max(6, box.h // 40))
     pygame.draw.rect(dst, GOLD, box, width=2, border_radius=max(6, box.h // 40))
     big = round(30 * screen.boost)
-    small = round(22 * screen.boost)
     screen.blit_text(dst, tr(lang, "menu.title"), round(36 * screen.boost),
                      screen.R(140, 32, 0, 0).topleft, GOLD, True)
     values = row_values(ctl, lang)
@@ -83,29 +82,49 @@ def draw_menu(screen, dst: pygame.Surface, ctl) -> None:
             screen.blit_text(dst, values[i], big, screen.R(1120, 131 + i * 72, 0, 0).midright,
                              GOLD, anchor="midright")
         screen.hits.append((rect, Press("seat", i + 1)))
-    width = screen.R(0, 0, 980, 0).w
-    y = screen.R(0, 538, 0, 0).y
-    # The camera line takes at most two lines: the third is the question or note below it.
-    lines = screen.wrap(camera_line(ctl, lang), small, width)[:2]
-    if menu.confirming:
-        lines += [("!", line) for line in screen.wrap(tr(lang, "menu.confirm_shutdown"),
-                                                       small, width, True)]
-    elif menu.note is not None:
-        key, args = menu.note
-        lines += [("!", line) for line in screen.wrap(tr(lang, key, **args), small, width)]
-    else:
-        lines += [("~", line) for line in screen.wrap(tr(lang, "menu.hint"), small, width)]
-    step = screen.font(small).get_linesize()
-    for line in lines[:3]:
-        colour, text = TEXT, line
-        if isinstance(line, tuple):
-            colour = WARN if line[0] == "!" else MENU_DIM
-            text = line[1]
-        screen.blit_text(dst, text, small, (screen.R(150, 0, 0, 0).x, y), colour)
-        y += step
+    size, lines = lines_below(screen, ctl, box)
+    x, y = screen.R(150, 538, 0, 0).topleft
+    for mark, text in lines:
+        colour = {"!": WARN, "~": MENU_DIM}.get(mark, TEXT)
+        screen.blit_text(dst, text, size, (x, y), colour)
+        y += screen.font(size).get_linesize()
     back = screen.R(960, 630, 180, 58)
     screen.button(dst, back, tr(lang, "label.back"), Press("back"), size=round(26 * screen.boost))
     if menu.confirming:
         ok = screen.R(760, 630, 180, 58)
         screen.button(dst, ok, tr(lang, "label.ok"), Press("ok"), colour=MENU_BAD,
                       size=round(26 * screen.boost))
+
+
+def lines_below(screen, ctl, box: pygame.Rect) -> tuple[int, list[tuple[str, str]]]:
+    """The lines under the menu's rows and the size they are drawn in, each with its mark:
+    "" the camera line, "!" the shutdown question or a note, "~" the hint.
+
+    The camera line takes at most two lines (cut, it ends in "…"), so that the question or
+    note below it always has a row. Three rows fit above the buttons; a note longer than
+    the camera line leaves it room for (why the shutdown failed) goes on beside the buttons,
+    in rows as wide as they leave, while the box has room; if that is not enough, all of it
+    is set one size smaller (the size of the 1280x720 screen), and only then is the note cut
+    short with "…"."""
+    lang, menu = ctl.language, ctl.menu
+    width = screen.R(0, 0, 980, 0).w
+    x, y = screen.R(150, 538, 0, 0).topleft
+    beside = screen.R(760 if menu.confirming else 960, 0, 0, 0).x - round(16 * screen.scale) - x
+    if menu.confirming:
+        mark, text, bold = "!", tr(lang, "menu.confirm_shutdown"), True
+    elif menu.note is not None:
+        key, args = menu.note
+        mark, text, bold = "!", tr(lang, key, **args), False
+    else:
+        mark, text, bold = "~", tr(lang, "menu.hint"), False
+    for size in sorted({round(22 * screen.boost), 22}, reverse=True):
+        step = screen.font(size).get_linesize()
+        rows = 3 + max(0, (box.bottom - round(8 * screen.scale) - (y + 3 * step)) // step)
+        camera = screen.cut(screen.wrap(camera_line(ctl, lang), size, width), 2, size, width)
+        widths = [width] * (3 - len(camera)) + [beside]
+        below = screen.wrap(text, size, widths, bold)
+        if len(camera) + len(below) <= rows:
+            break
+    left = rows - len(camera)
+    below = screen.cut(below, left, size, widths[min(left - 1, len(widths) - 1)], bold)
+    return size, [("", line) for line in camera] + [(mark, line) for line in below]
