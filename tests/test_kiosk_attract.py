@@ -19,6 +19,21 @@ def pygame_fonts():
     yield
 
 
+def texts_drawn(monkeypatch) -> list[str]:
+    """The texts the kiosk's screens draw from now on, in order (their fonts' render)."""
+    from companion.kiosk import attract
+
+    drawn = []
+    real = attract.Fonts.render
+
+    def render(self, px, text, colour):
+        drawn.append(text)
+        return real(self, px, text, colour)
+
+    monkeypatch.setattr(attract.Fonts, "render", render)
+    return drawn
+
+
 def test_each_page_shows_in_english_then_korean_and_the_pages_loop():
     n = len(PAGES["en"])
     shown = [page_at(i * PAGE_SECONDS + 0.5) for i in range(2 * n + 2)]
@@ -93,16 +108,7 @@ def test_every_word_of_a_page_is_in_its_language(monkeypatch, size):
     아브라카 후?, and every page's footer said how to play in English as well."""
     import re
 
-    from companion.kiosk import attract
-
-    drawn = []
-    real = attract.Fonts.render
-
-    def render(self, px, text, colour):
-        drawn.append(text)
-        return real(self, px, text, colour)
-
-    monkeypatch.setattr(attract.Fonts, "render", render)
+    drawn = texts_drawn(monkeypatch)
     screen = AttractScreen(size)
     assert screen.layout("ko", 0)[0][0] == tr("ko", "title") == "아브라카 후?"
     surface = pygame.Surface(size)

@@ -9,6 +9,7 @@ import pytest
 from companion.app.i18n import CATALOGUE, tr
 from companion.kiosk.history import PlayerStats
 from companion.kiosk.statscreen import StatsScreen
+from tests.test_kiosk_attract import texts_drawn
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 pygame = pytest.importorskip("pygame")
@@ -139,17 +140,8 @@ def test_attract_cycle_without_a_readable_history_shows_the_rules_only(tmp_path)
 def test_names_are_shown_as_at_the_table(monkeypatch):
     """In Korean the table says 빨강 where the statistics said Red; a long name was cut in
     the middle of a letter, and José showed a box for é."""
-    from companion.kiosk import attract
-
     pygame.font.init()
-    drawn = []
-    real = attract.Fonts.render
-
-    def render(self, px, text, colour):
-        drawn.append(text)
-        return real(self, px, text, colour)
-
-    monkeypatch.setattr(attract.Fonts, "render", render)
+    drawn = texts_drawn(monkeypatch)
     long_name = "Maximilian Alexander von Hohenzollern-Sigmaringen"
     rows = [PlayerStats(name, 3, 1, 9) for name in ("Red", long_name, "José")]
     StatsScreen((800, 480), language="ko").draw(pygame.Surface((800, 480)), rows, games=3)

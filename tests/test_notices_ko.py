@@ -34,6 +34,7 @@ from companion.kiosk.session import TableSession  # noqa: E402
 from companion.tablelog import TableLog, replay_file  # noqa: E402
 from tests.app_fakes import MemoryLog  # noqa: E402
 from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
+from tests.test_config import write  # noqa: E402
 from tests.test_kiosk_history import FailingConnection, finished_game  # noqa: E402
 from tests.test_kiosk_power import Recorder  # noqa: E402
 from tests.test_kiosk_session import _full_disk, planned  # noqa: E402
@@ -63,15 +64,6 @@ def seat(n):
 
 
 # ----- the configuration -------------------------------------------------------------------
-
-def write(tmp_path: Path, text: str | bytes) -> Path:
-    path = tmp_path / "config.toml"
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
-
 
 # name -> (the file, the English as it was, a part of the Korean). {where} is the file's path.
 CONFIG_CASES = {
