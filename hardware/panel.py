@@ -7,6 +7,9 @@ GPIO pins (direct wiring) or on the outputs of a 74HC595 chain (``ShiftRegisterF
 Buttons only put ``ButtonEvent``s on the queue given; the app's main loop drains it. Animations
 (the turn blink, round end, winners) run on one background thread that redraws the dials when a
 pattern changes, so no call here blocks.
+
+The dials dim (``set_brightness``) where the wiring allows it: with every candle on its own GPIO,
+by PWM on the lit candles' pins. ``Panel.dims`` says whether they can.
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from gpiozero import DigitalInputDevice, LEDBarGraph
-from gpiozero.exc import BadPinFactory, DeviceClosed
+from gpiozero import DigitalInputDevice, LEDBarGraph, PWMOutputDevice
+from gpiozero.exc import BadPinFactory, DeviceClosed, PinPWMUnsupported
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware import patterns
@@ -37,8 +40,9 @@ from hardware.mockchip import BoundedMockPin, Mock74HC595Chain
 from hardware.patterns import Levels, PanelStateError, SeatLook
 from hardware.shiftreg import ShiftRegisterFactory
 
-__all__ = ["STUCK_SECONDS", "ButtonEvent", "ButtonStuck", "NoGPIOError", "Panel", "PanelError",
-           "PanelStateError", "build_panel", "open_panel", "virtual_panel"]
+__all__ = ["MIN_BRIGHTNESS", "PWM_HZ", "STUCK_SECONDS", "ButtonEvent", "ButtonStuck",
+           "NoGPIOError", "Panel", "PanelError", "PanelStateError", "build_panel", "duty_cycle",
+           "open_panel", "virtual_panel"]
 
 # A button down this long is not being pressed: it is jammed, its wire is shorted to GND, or
 # someone is leaning on it, and it gives no press until it comes up. The longest real press is
@@ -47,6 +51,45 @@ __all__ = ["STUCK_SECONDS", "ButtonEvent", "ButtonStuck", "NoGPIOError", "Panel"
 # under half a minute. Waiting much longer leaves the table without that button for minutes
 # before anyone is told.
 STUCK_SECONDS = 30.0
+
+# Brightness. The operator menu's 25, 50, 75 and 100 % are meant as how bright the dials look,
+# and the eye is far from linear in the share of time an LED is on. For a small light looked at
+# directly, seen brightness grows about as the square root of the light given out (Stevens'
+# power law, exponent near 0.5), so the duty cycle is the square of the setting (gamma 2): 25 %
+# is on 6 % of the time and looks about a quarter as bright as full, still plain in a lit room;
+# 50 % is on 25 %, 75 % on 56 %. The curves made for screens (sRGB's 2.2, CIE L*) would put 25 %
+# at about 4.5 %, a glimmer by a window. A candle's level in a pattern (1 lit; a dim candle
+# between 0 and 1) is multiplied by the setting before the curve, so a dim candle keeps the
+# same share of a lit one's look at every setting. Settings below MIN_BRIGHTNESS (a
+# configuration's led_brightness = 0.1, or 0) are taken as MIN_BRIGHTNESS: dials too dim to see
+# would leave the table unplayable, and the menu goes no lower.
+MIN_BRIGHTNESS = 0.25
+MIN_DUTY = 0.01  # lgpio counts a duty cycle in whole per cent: below 1 % a lit candle is dark
+# 200 Hz: fast enough that a dimmed candle does not flicker, even seen from the corner of the
+# eye (at 100 Hz a glance across it can leave a trail of dots), and slow enough that the
+# shortest pulse (6 % of 5 ms at 25 %: 0.3 ms) stays long beside software PWM's timing jitter,
+# and that each dimmed pin switches only 400 times a second.
+PWM_HZ = 200
+
+
+def duty_cycle(level: float, brightness: float) -> float:
+    """The share of time a candle is on: ``level`` as a pattern gives it (0 dark, 1 lit, a dim
+    candle between) at ``brightness`` (0 to 1, the setting; see MIN_BRIGHTNESS)."""
+    if level <= 0:
+        return 0.0
+    seen = min(level, 1.0) * min(max(brightness, MIN_BRIGHTNESS), 1.0)
+    return max(seen * seen, MIN_DUTY)
+
+
+def _drive(device, duty: float) -> None:
+    """Give an output ``duty``, running PWM on its pin only for a share strictly between 0
+    and 1: a dark candle, or any at full brightness, is a plain level and costs nothing, so
+    the idle table (dark dials) and the undimmed one run no software PWM at all."""
+    pwm = 0.0 < duty < 1.0
+    pin = device.pin
+    if pwm != (pin.frequency is not None):
+        pin.frequency = PWM_HZ if pwm else None
+    device.value = duty
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +241,10 @@ class Panel:
         self._lock = threading.RLock()
         self._closed = False
         self._chain: ShiftRegisterFactory | None = None
+        self._pwm = False  # the candles are PWMLEDs (direct wiring on pins that do PWM)
+        self.dims = False  # set_brightness dims the dials (False: it is kept and ignored)
+        self._brightness = 1.0
+        self._lit = 1.0  # what a lit candle is given: its duty cycle on PWM pins
         self.dials: list[LEDBarGraph] = []
         self.buttons: dict[str, DigitalInputDevice] = {}
         self._watches: dict[str, _ButtonWatch] = {}
@@ -239,8 +286,23 @@ class Panel:
                                                pin_factory=pin_factory)
             led_factory = self._chain
         with self._batch():
+            # The chain's outputs are on or off; GPIOs dim by PWM where the pin library has
+            # it (lgpio, in software, on any GPIO).
+            pwm = pm.chain is None
             for dial in pm.dials:
-                self.dials.append(LEDBarGraph(*dial, pin_factory=led_factory))
+                bar = None
+                if pwm:
+                    try:
+                        bar = LEDBarGraph(*dial, pwm=True, pin_factory=led_factory)
+                    except PinPWMUnsupported:
+                        pwm = False  # mock pins without PWM, a pin library without it
+                    else:
+                        for led in bar:
+                            _drive(led, 0.0)  # no PWM running until a candle is dimmed
+                self.dials.append(bar or LEDBarGraph(*dial, pin_factory=led_factory))
+            self._pwm = pwm and all(isinstance(led, PWMOutputDevice)
+                                    for dial in self.dials for led in dial)
+            self.dims = self._pwm
         stuck = []
         for name, gpio in pm.buttons:
             watch = _ButtonWatch(name, self.events, pm.bounce_time, pm.hold_time, self._clock,
@@ -349,13 +411,45 @@ class Panel:
             with self._batch():
                 for seat, row in enumerate(levels):
                     written = self._written[seat]
-                    for candle, value in enumerate(row):
+                    for candle, level in enumerate(row):
+                        value = self._candle(level) if self._pwm else level
                         if written[candle] != value:
-                            self.dials[seat][candle].value = value
+                            if self._pwm:
+                                _drive(self.dials[seat][candle], value)
+                            else:
+                                self.dials[seat][candle].value = value
                             written[candle] = value
                             moved = True
             if moved:
                 self.changes += 1
+
+    def _candle(self, level: float) -> float:
+        """The duty cycle of a candle at ``level`` on PWM pins, at the brightness set."""
+        if level <= 0:
+            return 0.0
+        return self._lit if level >= 1 else duty_cycle(level, self._brightness)
+
+    # brightness ----------------------------------------------------------------------------
+    def set_brightness(self, value: float) -> None:
+        """Dim the dials: ``value`` from 0 to 1 as the operator menu's 25 to 100 % (below
+        MIN_BRIGHTNESS it is taken as that; see duty_cycle for the curve). Applied at once
+        where the wiring can dim (``dims``); elsewhere kept, and the dials stay as they are."""
+        if isinstance(value, bool) or not isinstance(value, int | float) or \
+                not 0 <= value <= 1:
+            raise ValueError(f"brightness must be 0.0 to 1.0, got {value!r}")
+        with self._lock:
+            self._brightness = max(float(value), MIN_BRIGHTNESS)
+            self._lit = duty_cycle(1.0, self._brightness)
+            if self._closed or not self.dims:
+                return
+            if self._pwm:
+                self._written = [[None] * CANDLES for _ in range(self.pinmap.seats)]
+        self._redraw()
+
+    @property
+    def brightness(self) -> float:
+        """The brightness in effect where the dials dim (0.25 to 1; see set_brightness)."""
+        return self._brightness
 
     def _redraw(self) -> None:
         self.tick()
@@ -387,12 +481,14 @@ class Panel:
                 time.sleep(patterns.FRAME_STEP)
 
     def led_states(self) -> tuple[tuple[float, ...], ...]:
-        """Per seat, per candle (candle 1 first): 1.0 lit, 0.0 dark. On the virtual panel with
-        a 74HC595 chain this is read from the simulated chips' outputs."""
+        """Per seat, per candle (candle 1 first): 1.0 lit (at whatever brightness), 0.0 dark.
+        On the virtual panel with a 74HC595 chain this is read from the simulated chips'
+        outputs."""
         if self._chip is not None:
             out = self._chip.outputs
             return tuple(tuple(float(out[o]) for o in dial) for dial in self.pinmap.dials)
-        return tuple(tuple(float(led.value) for led in dial) for dial in self.dials)
+        return tuple(tuple(1.0 if led.value > 0 else 0.0 for led in dial)
+                     for dial in self.dials)
 
     # the virtual panel's buttons ------------------------------------------------------------
     def _mock_pin(self, name: str) -> MockPin:
