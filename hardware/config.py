@@ -55,6 +55,7 @@ class ShiftChain:
     clock: int  # to SRCLK (SHCP, pin 11) of every chip
     latch: int  # to RCLK (STCP, pin 12) of every chip
     chips: int = 4
+    oe: int | None = None  # to OE (pin 13) of every chip, to dim them; None: OE to GND
 
     @property
     def outputs(self) -> int:
@@ -90,8 +91,9 @@ class PinMap:
         """One line for people: how this table is wired."""
         if self.chain is not None:
             c = self.chain
+            oe = f", OE GPIO {c.oe}" if c.oe is not None else ""
             how = (f"{c.chips} x 74HC595 chain (data GPIO {c.data}, clock GPIO {c.clock}, "
-                   f"latch GPIO {c.latch})")
+                   f"latch GPIO {c.latch}{oe})")
         else:
             how = "LEDs on GPIO pins directly"
         return f"{self.seats} seats, {how}, {len(self.buttons)} buttons"
@@ -273,13 +275,15 @@ def pinmap_from_dict(data: dict, *, source: str = "pin map") -> PinMap:
     chain = None
     if wiring == "shift-register":
         sr = ck.table(data, "shift_register")
-        ck.unknown("shift_register", sr, ("data", "clock", "latch", "chips"))
+        ck.unknown("shift_register", sr, ("data", "clock", "latch", "chips", "oe"))
         pins = {}
         for name in ("data", "clock", "latch"):
             if name not in sr:
                 raise ck.fail(f"shift_register.{name}", "missing: the GPIO of the chain's "
                                                         f"{name} line")
             pins[name] = ck.gpio(f"shift_register.{name}", sr[name], i2c=i2c, spi=spi)
+        if "oe" in sr:  # optional: the chips' OE on a GPIO lets the dials dim
+            pins["oe"] = ck.gpio("shift_register.oe", sr["oe"], i2c=i2c, spi=spi)
         chips = ck.integer("shift_register.chips", sr.get("chips", 4))
         if not 1 <= chips <= 8:
             raise ck.fail("shift_register.chips", f"must be 1 to 8, got {chips}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 from time import monotonic
 
-from gpiozero.pins.mock import MockFactory, MockPin, PinState
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, PinState
 
 HISTORY = 1000  # state changes each mock pin keeps
 
@@ -39,6 +39,11 @@ class ChainLinePin(BoundedMockPin):
         return changed
 
 
+class PWMChainLinePin(ChainLinePin, MockPWMPin):
+    """A ``ChainLinePin`` on a MockFactory whose pins do PWM (``pin_class=MockPWMPin``): that
+    factory refuses to mix pins with PWM and pins without."""
+
+
 class Mock74HC595Chain:
     """``chips`` simulated 74HC595s on the mock GPIOs ``data``, ``clock`` and ``latch`` of
     ``factory``. Attach it before any device claims those pins.
@@ -55,8 +60,9 @@ class Mock74HC595Chain:
         self.latches = 0
         self.trace: deque[tuple[str, bool]] = deque(maxlen=trace)
         self._pins = {}
+        line = PWMChainLinePin if issubclass(factory.pin_class, MockPWMPin) else ChainLinePin
         for role, gpio in (("data", data), ("clock", clock), ("latch", latch)):
-            pin = factory.pin(gpio, pin_class=ChainLinePin, chain=self, role=role)
+            pin = factory.pin(gpio, pin_class=line, chain=self, role=role)
             if not isinstance(pin, ChainLinePin) or pin.chain is not self:
                 raise ValueError(f"GPIO {gpio} is already in use: attach the chain first")
             self._pins[role] = pin

@@ -9,7 +9,8 @@ Buttons only put ``ButtonEvent``s on the queue given; the app's main loop drains
 pattern changes, so no call here blocks.
 
 The dials dim (``set_brightness``) where the wiring allows it: with every candle on its own GPIO,
-by PWM on the lit candles' pins. ``Panel.dims`` says whether they can.
+by PWM on the lit candles' pins; on a 74HC595 chain, by PWM on the chips' OE line when the pin
+map puts it on a GPIO (``shift_register.oe``). ``Panel.dims`` says whether they can.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from gpiozero import DigitalInputDevice, LEDBarGraph, PWMOutputDevice
+from gpiozero import DigitalInputDevice, DigitalOutputDevice, LEDBarGraph, PWMOutputDevice
 from gpiozero.exc import BadPinFactory, DeviceClosed, PinPWMUnsupported
 from gpiozero.pins.mock import MockFactory, MockPin
 
@@ -90,6 +91,19 @@ def _drive(device, duty: float) -> None:
     if pwm != (pin.frequency is not None):
         pin.frequency = PWM_HZ if pwm else None
     device.value = duty
+
+
+def _output_enable(gpio: int, pin_factory) -> tuple[DigitalOutputDevice, bool]:
+    """The chain's OE line (active low: the outputs show while it is low), enabled, and
+    whether it can dim (PWM on its pin)."""
+    try:
+        line = PWMOutputDevice(gpio, active_high=False, initial_value=1, frequency=PWM_HZ,
+                               pin_factory=pin_factory)
+    except PinPWMUnsupported:
+        return DigitalOutputDevice(gpio, active_high=False, initial_value=True,
+                                   pin_factory=pin_factory), False
+    _drive(line, 1.0)  # steady until dimmed
+    return line, True
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +255,7 @@ class Panel:
         self._lock = threading.RLock()
         self._closed = False
         self._chain: ShiftRegisterFactory | None = None
+        self._enable: DigitalOutputDevice | None = None  # the chain's OE line, on a GPIO
         self._pwm = False  # the candles are PWMLEDs (direct wiring on pins that do PWM)
         self.dims = False  # set_brightness dims the dials (False: it is kept and ignored)
         self._brightness = 1.0
@@ -285,9 +300,11 @@ class Panel:
             self._chain = ShiftRegisterFactory(c.data, c.clock, c.latch, chips=c.chips,
                                                pin_factory=pin_factory)
             led_factory = self._chain
+            if c.oe is not None:
+                self._enable, self.dims = _output_enable(c.oe, pin_factory)
         with self._batch():
-            # The chain's outputs are on or off; GPIOs dim by PWM where the pin library has
-            # it (lgpio, in software, on any GPIO).
+            # The chain's outputs are on or off (it dims through OE); GPIOs dim by PWM where
+            # the pin library has it (lgpio, in software, on any GPIO).
             pwm = pm.chain is None
             for dial in pm.dials:
                 bar = None
@@ -302,7 +319,8 @@ class Panel:
                 self.dials.append(bar or LEDBarGraph(*dial, pin_factory=led_factory))
             self._pwm = pwm and all(isinstance(led, PWMOutputDevice)
                                     for dial in self.dials for led in dial)
-            self.dims = self._pwm
+            if pm.chain is None:
+                self.dims = self._pwm
         stuck = []
         for name, gpio in pm.buttons:
             watch = _ButtonWatch(name, self.events, pm.bounce_time, pm.hold_time, self._clock,
@@ -442,6 +460,8 @@ class Panel:
             self._lit = duty_cycle(1.0, self._brightness)
             if self._closed or not self.dims:
                 return
+            if self._enable is not None:
+                _drive(self._enable, self._lit)  # the whole chain at once
             if self._pwm:
                 self._written = [[None] * CANDLES for _ in range(self.pinmap.seats)]
         self._redraw()
@@ -551,6 +571,8 @@ class Panel:
         with self._batch():
             for dial in self.dials:
                 dial.close()
+        if self._enable is not None:
+            self._enable.close()
         if self._chain is not None:
             self._chain.close()
         if self._owned_factory is not None:

@@ -5,13 +5,24 @@ dim. Pins are gpiozero's mock pins; MockPWMPin is the one that does PWM."""
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import pytest
+from gpiozero import DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.config import direct_pinmap
+from hardware.config import (
+    HEADER_PIN,
+    PinMap,
+    PinMapError,
+    default_pinmap,
+    direct_pinmap,
+    parse_pinmap,
+)
+from hardware.mockchip import Mock74HC595Chain
 from hardware.panel import MIN_BRIGHTNESS, PWM_HZ, build_panel, duty_cycle
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -154,3 +165,118 @@ def test_closing_a_dimmed_panel_stops_pwm_and_darkens(pwm_factory, direct):
     direct.close()
     direct.set_brightness(0.5)  # kept; nothing to drive
     assert all(row == [(0.0, None)] * 5 for row in pin_rows(pwm_factory, direct.pinmap))
+
+
+# shift-register wiring --------------------------------------------------------------------------
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "hardware" / "pins.example.toml"
+
+
+def with_oe_text(line: str = "oe = 2") -> str:
+    """The shipped chain's pin map with its optional OE line put in (``line``)."""
+    text, count = re.subn(r"^# oe = 2 ", line + " ", EXAMPLE.read_text(), flags=re.M)
+    assert count == 1, "the example offers oe = 2 as a comment"
+    return text
+
+
+def with_oe(line: str = "oe = 2") -> PinMap:
+    return parse_pinmap(with_oe_text(line), source="pins.toml")
+
+
+def test_the_example_offers_oe_on_a_gpio_both_examples_leave_free():
+    assert default_pinmap().chain.oe is None  # optional: the build guide ties OE to GND
+    pm = with_oe()
+    assert pm.chain.oe == 2 and "OE GPIO 2" in pm.describe()
+    used = set()
+    for example in (default_pinmap(), direct_pinmap()):
+        used |= {g for _, g in example.buttons}
+        if example.chain is None:
+            used |= {g for dial in example.dials for g in dial}
+        else:
+            used |= {example.chain.data, example.chain.clock, example.chain.latch}
+    assert 2 not in used
+    assert re.search(r"^# oe = 2 .*header pin 3 ", EXAMPLE.read_text(), re.M)
+    assert HEADER_PIN[2] == 3
+    # a plain GPIO on the Pi's header: lgpio does PWM in software on any of them
+    info = MockFactory().board_info.find_pin("GPIO2")
+    assert any("gpio" in pin.interfaces for _header, pin in info)
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ("oe = 17", "shift_register.oe: GPIO 17 is used twice: already by shift_register.data"),
+    ("oe = 21", "buttons.undo: GPIO 21 is used twice: already by shift_register.oe"),
+    ("oe = 40", "shift_register.oe: GPIO 40 is out of range"),
+    ('oe = "2"', "shift_register.oe: must be a whole number"),
+])
+def test_oe_is_checked_like_every_pin(line, problem):
+    with pytest.raises(PinMapError, match=re.escape(problem)):
+        with_oe(line)
+
+
+def test_oe_on_the_i2c_pins_is_refused_while_i2c_is_in_use():
+    text = re.sub(r"^i2c = false", "i2c = true", with_oe_text(), flags=re.M)
+    with pytest.raises(PinMapError, match="shift_register.oe: GPIO 2 is I2C SDA, and I2C is"):
+        parse_pinmap(text, source="pins.toml")
+
+
+@pytest.fixture
+def chained(pwm_factory, events, clock, panels):
+    pm = with_oe()
+    c = pm.chain
+    chip = Mock74HC595Chain(pwm_factory, data=c.data, clock=c.clock, latch=c.latch)
+    panel = build_panel(pm, events=events, pin_factory=pwm_factory, clock=clock, animate=False)
+    panels.append(panel)
+    return panel, chip
+
+
+@pytest.mark.parametrize("brightness", MENU)
+def test_chain_with_oe_dims_every_output_at_once(pwm_factory, chained, brightness):
+    panel, chip = chained
+    panel.show(state(5, 2, 0, 1, 3, 4))
+    outputs, latches = chip.outputs, chip.latches
+    panel.set_brightness(brightness)
+    assert panel.dims
+    oe = pwm_factory.pin(2)
+    # OE is active low: the outputs show while it is low, so it is high 1 - duty of the time.
+    assert oe.state == pytest.approx(1 - LIT[brightness])
+    assert oe.frequency == (PWM_HZ if brightness < 1 else None)
+    assert (chip.outputs, chip.latches) == (outputs, latches)  # the bits are not sent again
+    assert panel.led_states()[0] == (1.0,) * 5
+
+
+def test_chain_with_oe_starts_enabled_at_full_brightness(pwm_factory, chained):
+    panel, chip = chained
+    oe = pwm_factory.pin(2)
+    assert oe.state == 0 and oe.frequency is None
+    panel.show(state(3, 3))
+    assert sum(chip.outputs) == 6
+
+
+def test_chain_without_oe_keeps_the_setting_and_ignores_it(pwm_factory, events, clock, panels):
+    pm = default_pinmap()
+    panel = build_panel(pm, events=events, pin_factory=pwm_factory, clock=clock, animate=False)
+    panels.append(panel)
+    panel.show(state(5, 4, 3, 2, 1, 5))
+    before = {info.name: (pin.state, pin.frequency) for info, pin in pwm_factory.pins.items()}
+    panel.set_brightness(0.25)
+    assert not panel.dims
+    after = {info.name: (pin.state, pin.frequency) for info, pin in pwm_factory.pins.items()}
+    assert after == before and "GPIO2" not in after
+
+
+def test_oe_on_a_pin_without_pwm_holds_the_chain_on_and_ignores_the_setting(
+        mock_factory, events, clock, panels):
+    panel = build_panel(with_oe(), events=events, pin_factory=mock_factory, clock=clock,
+                        animate=False)
+    panels.append(panel)
+    panel.set_brightness(0.5)
+    assert not panel.dims and mock_factory.pin(2).state == 0
+
+
+def test_closing_lets_go_of_oe(pwm_factory, chained):
+    panel, chip = chained
+    panel.show(state(5, 5))
+    panel.set_brightness(0.5)
+    panel.close()
+    assert not any(chip.outputs) and pwm_factory.pin(2).frequency is None
+    DigitalOutputDevice(2, pin_factory=pwm_factory).close()  # free again
