@@ -327,7 +327,7 @@ def test_brightness_goes_to_a_panel_that_has_it_and_is_kept_with_a_word_otherwis
     ctl = Controller(Game, panel=panel, led_brightness=0.5)
     ctl.handle(Press("operator"))
     ctl.handle(seat(3))
-    assert panel.levels == [0.75] and ctl.brightness_applies
+    assert panel.levels == [0.5, 0.75] and ctl.brightness_applies  # from the start, then 75 %
     plain = Controller(Game, panel=VirtualPanel(), led_brightness=0.5)
     plain.handle(Press("operator"))
     plain.handle(seat(3))
@@ -792,3 +792,55 @@ def test_companion_run_gives_the_menu_the_kiosk_settings_and_keeps_choices(tmp_p
     ctl.handle(seat(2))
     saved = list(state.rglob(FILENAME))
     assert len(saved) == 1 and json.loads(saved[0].read_text()) == {"seats": 5}
+
+
+def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_path,
+                                                                           monkeypatch):
+    """The operator's 25 % kept in the settings (over the configuration's 75 %) reaches the
+    dials' pins as the table starts, before anyone opens the menu: here a 74HC595 chain
+    dimmed through OE on GPIO 2, on mock pins that do PWM."""
+    from pathlib import Path
+
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    import companion.app.controller as controller_module
+    import companion.app.devices as devices
+    from companion.cli import main
+    from hardware.config import parse_pinmap
+    from hardware.panel import build_panel
+
+    made, opened = [], []
+
+    class Recorded(Controller):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    example = Path(__file__).resolve().parents[1] / "hardware" / "pins.example.toml"
+    pinmap = parse_pinmap(example.read_text().replace("# oe = 2 ", "oe = 2 ", 1))
+
+    def open_panel(inputs, pins=None):
+        opened.append(build_panel(pinmap, events=inputs, pin_factory=factory))
+        return opened[-1], None
+
+    monkeypatch.setattr(controller_module, "Controller", Recorded)
+    monkeypatch.setattr(devices, "open_panel", open_panel)
+    monkeypatch.chdir(tmp_path)
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / FILENAME).write_text('{"led_brightness": 0.25}')
+    config = tmp_path / "table.toml"
+    config.write_text(f'[storage]\nstate_dir = "{state}"\n[camera]\nkind = "opencv"\n'
+                      'device = 57\n[hardware]\nled_brightness = 0.75\n')
+    try:
+        assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after",
+                     "0.3"]) == 0
+        ctl, panel = made[-1], opened[-1]
+        assert ctl.led_brightness == 0.25 and ctl.brightness_applies
+        assert panel.brightness == 0.25
+        # OE is active low: the chain shows 6 % of the time; never the configuration's 75 %.
+        dimmed = [s.state for s in factory.pin(2).states if 0 < s.state < 1]
+        assert dimmed == [pytest.approx(1 - 0.0625)]
+    finally:
+        factory.close()

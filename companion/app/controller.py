@@ -137,6 +137,9 @@ class Controller:
         if self.game.expect is None or self.game.expect.get("action") != "game":
             self.joined = self._seats_of_resumed([p["name"] for p in self.game.state["players"]])
         self._derive()
+        problem = self._apply_brightness()  # the kept setting, before the dials first show
+        if problem:
+            self._say("msg.panel_fault", text=problem)
         self._show()
 
     # ----- reading ------------------------------------------------------------------------
@@ -377,21 +380,34 @@ class Controller:
                 self.phase = "setup_join"
         if "led_brightness" in changes:
             self.led_brightness = changes["led_brightness"]
-            setter = getattr(self.panel, "set_brightness", None)
-            if setter is not None:
-                try:
-                    setter(self.led_brightness)
-                except Exception as err:  # a panel fault never stops the table
-                    self.menu.note = ("msg.panel_fault", {"text": str(err)})
+            problem = self._apply_brightness()
+            if problem:
+                self.menu.note = ("msg.panel_fault", {"text": problem})
         if self.keep_settings is not None:
             problem = self.keep_settings(**changes)
             if problem:
                 self.menu.note = notice_message(problem)
 
+    def _apply_brightness(self) -> str | None:
+        """Give the panel the brightness setting, where it takes one; what went wrong, if
+        anything (a panel fault never stops the table)."""
+        setter = getattr(self.panel, "set_brightness", None)
+        if setter is None:
+            return None
+        try:
+            setter(self.led_brightness)
+        except Exception as err:
+            return str(err)
+        return None
+
     @property
     def brightness_applies(self) -> bool:
-        """The dials follow the brightness setting (False: it is kept, the dials ignore it)."""
-        return hasattr(self.panel, "set_brightness")
+        """The dials follow the brightness setting (False: it is kept, the dials ignore it):
+        the panel takes the setting and can dim (its ``dims``, where it says: a 74HC595 chain
+        with OE on GND cannot, nor pins without PWM)."""
+        if not hasattr(self.panel, "set_brightness"):
+            return False
+        return bool(getattr(self.panel, "dims", True))
 
     def _switch_off(self) -> None:
         if self.shutdown is None:

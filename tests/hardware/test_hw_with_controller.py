@@ -1,5 +1,6 @@
 """The dials as the table's controller drives them: through whole games, on every shipped
-wiring, at the round's end, the game's end, an undo, and while players take their seats."""
+wiring, at the round's end, the game's end, an undo, and while players take their seats; and
+the brightness setting, from the start and from the operator menu."""
 
 from __future__ import annotations
 
@@ -8,16 +9,19 @@ import random
 from pathlib import Path
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.app.controller import Controller
 from companion.app.inputs import Press
+from companion.app.screens.operator import row_values
 from companion.engine import Game
 from companion.simulate import play_game
-from hardware.config import default_pinmap, direct_pinmap
+from hardware.config import default_pinmap, direct_pinmap, parse_pinmap
 from hardware.panel import build_panel
 from hardware.patterns import ROUND_END_TIME, WINNER_TIME
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "full-game.jsonl"
+EXAMPLE_PINS = Path(__file__).resolve().parents[2] / "hardware" / "pins.example.toml"
 DARK = (0.0,) * 5
 
 
@@ -94,3 +98,76 @@ def test_the_round_light_runs_on_seats_in_play_only_and_an_undo_stops_it(panel, 
     clock.advance(ROUND_END_TIME)
     panel.tick()
     assert panel.led_states() == before
+
+
+# brightness ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def pwm_factory():
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.reset()
+    factory.close()
+
+
+def chain_with_oe():
+    """The shipped chain with its optional OE line on GPIO 2, as docs/wiring.md builds it."""
+    text = EXAMPLE_PINS.read_text().replace("# oe = 2 ", "oe = 2 ", 1)
+    return parse_pinmap(text, source="pins.toml")
+
+
+def dimming(name, factory, events, clock, panels):
+    """A panel that dims, and the level of a lit candle of seat 2 as its pins give it."""
+    if name == "direct":
+        pinmap = direct_pinmap()
+        pin = factory.pin(pinmap.dials[1][0])
+        level = lambda: pin.state  # noqa: E731
+    else:
+        pinmap = chain_with_oe()
+        oe = factory.pin(pinmap.chain.oe)
+        level = lambda: 1 - oe.state  # noqa: E731 - OE is active low
+    p = build_panel(pinmap, events=events, pin_factory=factory, clock=clock, animate=False)
+    panels.append(p)
+    return p, level
+
+
+@pytest.mark.parametrize("wiring", ["direct", "chain with OE"])
+def test_the_menus_brightness_reaches_the_dials(wiring, pwm_factory, events, clock, panels):
+    panel, level = dimming(wiring, pwm_factory, events, clock, panels)
+    ctl = Controller(Game, panel=panel, camera=False, led_brightness=0.5)
+    ctl.handle(Press("seat", 1))
+    ctl.handle(Press("seat", 2))
+    ctl.handle(Press("ok"))
+    ctl.handle(Press("seat", 1))
+    assert panel.led_states()[1] == lit(5) and level() == pytest.approx(0.25)
+    ctl.handle(Press("operator"))
+    ctl.handle(Press("seat", 3))  # LED brightness: 50 -> 75 %
+    assert ctl.led_brightness == 0.75 and level() == pytest.approx(0.5625)
+    ctl.handle(Press("seat", 3))
+    assert level() == 1.0 and ctl.brightness_applies
+    assert row_values(ctl, "en")[2] == "100%"
+
+
+@pytest.mark.parametrize("wiring", ["direct", "chain with OE"])
+def test_the_kept_brightness_reaches_the_dials_as_the_table_starts(wiring, pwm_factory, events,
+                                                                   clock, panels):
+    panel, level = dimming(wiring, pwm_factory, events, clock, panels)
+    Controller(Game, panel=panel, camera=False, led_brightness=0.25)
+    assert panel.brightness == 0.25
+    panel.show_levels([[1] * 5] * panel.pinmap.seats)
+    assert level() == pytest.approx(0.0625)
+
+
+def test_ignored_is_said_only_where_the_dials_cannot_dim(pwm_factory, mock_factory, events,
+                                                         clock):
+    def says(pinmap, factory):
+        with build_panel(pinmap, events=events, pin_factory=factory, clock=clock,
+                         animate=False) as p:
+            ctl = Controller(Game, panel=p, camera=False, led_brightness=0.5)
+            return ctl.brightness_applies, row_values(ctl, "en")[2]
+
+    ignored = (False, "50% (kept; these dials ignore it)")
+    assert says(direct_pinmap(), pwm_factory) == (True, "50%")
+    assert says(default_pinmap(), pwm_factory) == ignored  # OE on GND
+    assert says(chain_with_oe(), pwm_factory) == (True, "50%")
+    assert says(direct_pinmap(), mock_factory) == ignored  # pins without PWM
