@@ -256,6 +256,7 @@ class Panel:
         self._closed = False
         self._chain: ShiftRegisterFactory | None = None
         self._enable: DigitalOutputDevice | None = None  # the chain's OE line, on a GPIO
+        self._enable_duty: float | None = 1.0  # what OE was last given (None: give it again)
         self._pwm = False  # the candles are PWMLEDs (direct wiring on pins that do PWM)
         self.dims = False  # set_brightness dims the dials (False: it is kept and ignored)
         self._brightness = 1.0
@@ -426,6 +427,10 @@ class Panel:
                 return
             levels = self.frame(self._clock() if now is None else now)
             moved = False
+            dimmer = self._enable is not None and self.dims
+            lit = dimmer and any(any(row) for row in levels)
+            if lit:
+                self._drive_enable(True)  # dimmed before any new candle shows
             with self._batch():
                 for seat, row in enumerate(levels):
                     written = self._written[seat]
@@ -438,8 +443,18 @@ class Panel:
                                 self.dials[seat][candle].value = value
                             written[candle] = value
                             moved = True
+            if dimmer and not lit:
+                self._drive_enable(False)  # once the last candle is dark
             if moved:
                 self.changes += 1
+
+    def _drive_enable(self, lit: bool) -> None:
+        """OE at the brightness set while a candle of the chain is lit; steady (no PWM) while
+        every candle is dark, so that the idle table runs no software PWM at all."""
+        duty = self._lit if lit else 1.0
+        if duty != self._enable_duty:
+            _drive(self._enable, duty)
+            self._enable_duty = duty
 
     def _candle(self, level: float) -> float:
         """The duty cycle of a candle at ``level`` on PWM pins, at the brightness set."""
@@ -460,8 +475,7 @@ class Panel:
             self._lit = duty_cycle(1.0, self._brightness)
             if self._closed or not self.dims:
                 return
-            if self._enable is not None:
-                _drive(self._enable, self._lit)  # the whole chain at once
+            self._enable_duty = None  # OE again at the next tick: the whole chain at once
             if self._pwm:
                 self._written = [[None] * CANDLES for _ in range(self.pinmap.seats)]
         self._redraw()

@@ -797,8 +797,8 @@ def test_companion_run_gives_the_menu_the_kiosk_settings_and_keeps_choices(tmp_p
 def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_path,
                                                                            monkeypatch):
     """The operator's 25 % kept in the settings (over the configuration's 75 %) reaches the
-    dials' pins as the table starts, before anyone opens the menu: here a 74HC595 chain
-    dimmed through OE on GPIO 2, on mock pins that do PWM."""
+    dials' pins as the table starts, before anyone opens the menu: here a game resumed after a
+    power cut, on a 74HC595 chain dimmed through OE on GPIO 2, on mock pins that do PWM."""
     from pathlib import Path
 
     from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -830,6 +830,7 @@ def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_
     state = tmp_path / "state"
     state.mkdir()
     (state / FILENAME).write_text('{"led_brightness": 0.25}')
+    (state / "table.jsonl").write_text('{"event":"game","players":["Ann","Ben"]}\n')
     config = tmp_path / "table.toml"
     config.write_text(f'[storage]\nstate_dir = "{state}"\n[camera]\nkind = "opencv"\n'
                       'device = 57\n[hardware]\nled_brightness = 0.75\n')
@@ -838,7 +839,7 @@ def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_
                      "0.3"]) == 0
         ctl, panel = made[-1], opened[-1]
         assert ctl.led_brightness == 0.25 and ctl.brightness_applies
-        assert panel.brightness == 0.25
+        assert panel.brightness == 0.25 and ctl.game.state["players"][1]["health"] == 5
         # OE is active low: the chain shows 6 % of the time; never the configuration's 75 %.
         dimmed = [s.state for s in factory.pin(2).states if 0 < s.state < 1]
         assert dimmed == [pytest.approx(1 - 0.0625)]

@@ -280,3 +280,26 @@ def test_closing_lets_go_of_oe(pwm_factory, chained):
     panel.close()
     assert not any(chip.outputs) and pwm_factory.pin(2).frequency is None
     DigitalOutputDevice(2, pin_factory=pwm_factory).close()  # free again
+
+
+def test_a_dark_chain_runs_no_pwm_and_no_candle_ever_shows_undimmed(pwm_factory, chained):
+    """The idle table's dark dials cost no software PWM on OE either; and OE is dimmed before
+    a candle lights and let go only after the last one is dark, never the other way round."""
+    panel, chip = chained
+    oe = pwm_factory.pin(2)
+    seen = []  # (outputs lit, OE's level) at each latch
+    edge = chip._edge
+
+    def watch(role, level):
+        edge(role, level)
+        if role == "latch" and level:
+            seen.append((any(chip.outputs), oe.state))
+
+    chip._edge = watch
+    panel.set_brightness(0.5)
+    assert (oe.state, oe.frequency) == (0, None)  # nothing lit: OE steady, no PWM
+    panel.show(state(2, 2))
+    assert (oe.state, oe.frequency) == (0.75, PWM_HZ)
+    panel.blank()
+    assert (oe.state, oe.frequency) == (0, None)
+    assert seen == [(True, 0.75), (False, 0.75)]
