@@ -13,7 +13,7 @@ The file's layout (see ``assets/config.example.toml``)::
     seats = 6                  # seats in use, 2 to 6
     names = ["Ann", "Ben"]     # players' names by seat (default: the seats' colours)
     [camera]                   # handed to the camera sources: kind = "picamera2" | "opencv" | ...
-    [hardware]  pins = "pins.toml", led_brightness = 0.5
+    [hardware]  pins = "pins.toml", led_brightness = 1.0
     [storage]   state_dir, log, database
     [kiosk]     attract_after = 120     # seconds idle before the attract screen; 0 = never
 
@@ -71,7 +71,9 @@ class Config:
     names: tuple[str, ...] | None = None
     camera: Mapping[str, Any] = field(default_factory=lambda: dict(DEFAULT_CAMERA))
     pins: Path | None = None
-    led_brightness: float = 0.5
+    # Full by default: dials that now dim would otherwise go half as bright on an update,
+    # and dials too dim by a window are worse than dials too bright in a dark room.
+    led_brightness: float = 1.0
     state_dir: Path = field(default_factory=default_state_dir)
     log: Path | None = None
     database: Path | None = None

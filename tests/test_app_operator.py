@@ -596,7 +596,7 @@ def test_under_the_kiosk_the_choices_are_kept_in_its_settings(tmp_path, monkeypa
         ctl.handle(seat(2))
         ctl.handle(seat(3))
         saved = json.loads((tmp_path / "state" / FILENAME).read_text())
-        assert saved == {"language": "ko", "seats": 2, "led_brightness": 0.75}
+        assert saved == {"language": "ko", "seats": 2, "led_brightness": 0.25}  # 100 % wraps
         assert (kiosk.config.language, kiosk.config.seats) == ("ko", 2)
         ctl.handle(seat(5))
         ctl.handle(Press("ok"))

@@ -28,7 +28,7 @@ def test_the_example_config_loads_without_warnings():
     assert config.language == "en"
     assert config.seats == 6
     assert config.camera["kind"] == "picamera2"
-    assert config.led_brightness == 0.5
+    assert config.led_brightness == 1.0
     assert config.attract_after == 120
     assert config.log_path == Path("/var/lib/abraca-companion/table.jsonl")
     assert config.database_path == Path("/var/lib/abraca-companion/history.sqlite")
@@ -194,7 +194,7 @@ def test_a_mistake_inside_a_setting_or_a_section_leaves_out_all_of_it(tmp_path, 
                                                                        said):
     config, warnings = load_config(write(tmp_path, text), environ=ENV)
     assert f"has a mistake on {line}: " in only(warnings) and only(warnings).endswith(said)
-    assert config.names is None and config.led_brightness == 0.5
+    assert config.names is None and config.led_brightness == 1.0
     assert config.seats == (4 if "names" in text or "device" in text else 6)
     assert config.camera == ({"kind": "opencv"} if "camera" in text else {"kind": "picamera2"})
 
