@@ -210,8 +210,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
         "attract.press": "Press any button to play",
-        "msg.button_stuck": "A button is held down or stuck: {button}. It does nothing until "
-                            "it comes up. If nobody is pressing it, ask the staff to check it.",
+        "notice.button_stuck": "A button is held down or stuck: {button}. It gives no more "
+                               "presses until it comes up. If nobody is pressing it, ask the "
+                               "staff to check it.",
         "notice.config_missing": "No configuration file at {where}: starting with the default "
                                  "settings.",
         "notice.config_folder": "The configuration {where} is a folder, not a file: starting with "
@@ -496,9 +497,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",
         "attract.press": "아무 버튼이나 눌러 시작하세요",
-        "msg.button_stuck": "버튼이 계속 눌려 있거나 걸려 있습니다: {button}. 올라올 때까지 "
-                            "작동하지 않습니다. 아무도 누르고 있지 않다면 직원에게 확인해 달라고 "
-                            "하세요.",
+        "notice.button_stuck": "버튼이 계속 눌려 있거나 걸려 있습니다: {button}. 올라올 때까지 "
+                               "더는 눌리지 않습니다. 아무도 누르고 있지 않다면 직원에게 확인해 "
+                               "달라고 하세요.",
         "notice.config_missing": "설정 파일이 없습니다 ({where}): 기본 설정으로 시작합니다.",
         "notice.config_folder": "설정 파일 자리({where})에 파일이 아니라 폴더가 있습니다: 기본 "
                                 "설정으로 시작합니다.",

@@ -145,7 +145,7 @@ class App:
             self.say(f"warning: {button_name('en', stuck.button)}{where} {since}: held down, "
                      "jammed, or its wire shorted to GND. It gives no press until it comes up; "
                      "check it (companion hw-test, docs/wiring.md)")
-        self.ctl.notice_key("msg.button_stuck", button=stuck.button)
+        self.ctl.notice_key("notice.button_stuck", button=stuck.button)
 
     def wait(self, timeout: float) -> None:
         """Sleep until an input arrives on the queue or timeout seconds pass (idle)."""

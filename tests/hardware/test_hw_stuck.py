@@ -13,6 +13,7 @@ from hw_helpers import FakeTimers, HeldDownPin, drain
 
 from companion.app.controller import Controller
 from companion.app.i18n import tr
+from companion.app.inputs import Press
 from companion.app.loop import App
 from companion.engine import Game
 from hardware import panel as panel_module
@@ -133,6 +134,20 @@ def test_one_timer_at_a_time_per_button_down(make_panel, mock_factory, timers):
     assert timers.pending == []
 
 
+def test_a_press_after_a_release_taken_for_bounce_replaces_its_timer(clock):
+    """Down, up within the bounce time (ignored), down again: still one hold timer, not two
+    (the first would report a long press, and watch for a stuck button, on its own)."""
+    timers = FakeTimers(clock)
+    watch = panel_module._ButtonWatch("ok", queue.Queue(), bounce=0.05, hold=1.0, clock=clock,
+                                      where="ok", timer=timers)
+    watch.pressed()
+    timers.advance(0.01)
+    watch.released()  # bounce: ignored
+    timers.advance(0.2)
+    watch.pressed()
+    assert [t.name for t in timers.pending] == ["hold-ok"]
+
+
 def test_a_release_taken_for_bounce_is_checked_on_the_pin_before_telling(clock):
     events = queue.Queue()
     timers = FakeTimers(clock)
@@ -178,7 +193,7 @@ def test_the_table_names_a_button_down_when_it_starts_and_its_coming_up_joins_no
     panel, pins = make_panel("seat3")
     app, ctl, journal = table(panel, events, clock)
     app.step()
-    assert ctl.message == ("msg.button_stuck", {"button": "seat3"})
+    assert ctl.message == ("notice.button_stuck", {"button": "seat3"})
     assert "held down or stuck: seat 3's button." in tr("en", ctl.message[0], **ctl.message[1])
     assert "3번 자리 버튼" in tr("ko", ctl.message[0], **ctl.message[1])
     assert journal == [
@@ -205,10 +220,10 @@ def test_the_table_names_a_button_held_down_once(make_panel, mock_factory, event
     assert ctl.message == ("msg.need_two", {})  # the long press acted, as any press does
     timers.advance(STUCK_SECONDS)
     app.step()
-    assert ctl.message == ("msg.button_stuck", {"button": "ok"})
-    assert tr("en", "msg.button_stuck", button="ok").startswith(
+    assert ctl.message == ("notice.button_stuck", {"button": "ok"})
+    assert tr("en", "notice.button_stuck", button="ok").startswith(
         "A button is held down or stuck: the OK button.")
-    assert tr("ko", "msg.button_stuck", button="ok").startswith(
+    assert tr("ko", "notice.button_stuck", button="ok").startswith(
         "버튼이 계속 눌려 있거나 걸려 있습니다: OK 버튼.")
     assert journal == [
         f"warning: the OK button ({where('ok')}) has been held down for {STUCK_SECONDS:g} s: "
@@ -220,6 +235,24 @@ def test_the_table_names_a_button_held_down_once(make_panel, mock_factory, event
     pin.drive_high()
     app.step()
     assert len(journal) == 1 and ctl.phase == "setup_join" and ctl.joined == []
+
+
+def test_two_stuck_buttons_and_a_notice_are_each_seen_in_turn(make_panel, mock_factory,
+                                                              events, clock):
+    """A second stuck button's warning replaced the first one's, which was never seen on the
+    screen: warnings wait their turn like the kiosk's notices."""
+    panel, _ = make_panel("seat1", "back")
+    app, ctl, _ = table(panel, events, clock)
+    ctl.notice("The configuration has a mistake.")
+    app.step()
+    seen = [ctl.message]
+    for _ in range(3):
+        ctl.handle(Press("seat", 4))  # seat 4 joins, leaves, joins: a press each time
+        seen.append(ctl.message)
+    assert seen[:3] == [("msg.notice", {"text": "The configuration has a mistake."}),
+                        ("notice.button_stuck", {"button": "seat1"}),
+                        ("notice.button_stuck", {"button": "back"})]
+    assert seen[3] is None
 
 
 def test_a_stuck_button_neither_wakes_the_table_nor_counts_as_a_press(make_panel, events,
@@ -238,7 +271,7 @@ def test_a_stuck_button_neither_wakes_the_table_nor_counts_as_a_press(make_panel
 
     app.idle = Idle()
     app.step()
-    assert ctl.message == ("msg.button_stuck", {"button": "back"})
+    assert ctl.message == ("notice.button_stuck", {"button": "back"})
     assert app.idle.woken == 0 and ctl.joined == []
 
 
