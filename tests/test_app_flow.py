@@ -88,6 +88,23 @@ def test_back_while_players_join_takes_back_one_seat_the_last_to_join():
     assert ctl.joined == [] and ctl.phase == "setup_join"
 
 
+def test_back_after_a_finished_game_takes_back_the_highest_seat_kept():
+    """The players of the last game are kept for the next: Back takes back the highest seat,
+    not the one that joined last for the game before."""
+    app, _, _ = make_app(3, 3, camera=False)
+    play(app)
+    ctl = app.ctl
+    assert ctl.phase == "over"
+    joined = list(ctl.joined)
+    ctl.handle(Press("skip"))  # the winners' lights
+    ctl.handle(OK)
+    assert ctl.phase == "setup_first" and ctl.joined == joined
+    ctl.handle(BACK)  # to the join screen, everyone still in
+    ctl.handle(BACK)
+    assert ctl.joined == joined[:-1]
+    assert ctl.message == ("msg.left", {"player": ctl.names[joined[-1] - 1]})
+
+
 def test_setup_needs_two_players_and_logs_nothing_until_then():
     log = MemoryLog()
     ctl = Controller(Game, open_log=lambda e: log, camera=False)

@@ -705,6 +705,7 @@ class Controller:
             self.game = self._factory()
             self.summary = None
             self.phase = "setup_first"
+            self._join_order = []  # the last game's players, kept: Back takes the highest first
             kept = [s for s in self.joined if s <= self.seats_in_use]
             if kept != self.joined:  # seats in use lowered during the game: from now on
                 self.joined = kept
