@@ -138,7 +138,10 @@ def test_a_history_removed_while_open_is_started_again_where_it_was(tmp_path, ca
         else:
             for p in path.parent.glob("history.sqlite*" if "too" in removed else "*.sqlite"):
                 p.unlink()
+        old = history._conn
         assert history.game_count() == 0  # what is there now: nothing
+        with pytest.raises(sqlite3.ProgrammingError):  # closed before a new file took over
+            old.execute("SELECT 1")
         history.record_game(second)
         assert [g.players for g in history.list_games()] == [("Cat", "Dan")]
     assert "was removed while the table ran" in caplog.text
