@@ -1009,8 +1009,9 @@ def test_references_given_the_folder_above_a_deck_are_warned_of(tmp_path, caplog
            "vampire)" in caplog.text
     assert f"give the folder {tmp_path / 'cards'} itself" in caplog.text
     caplog.clear()
-    one_card = {"ghost": ("ghost-1", "ghost-2"), "cook": ("IMG_0001", "IMG_0002"),
-                "vampire": ("vampire front", "back"), "butler": ("front", "front (1)")}
+    one_card = {"ghost": ("ghost-1", "ghost-2"), "cook": ("IMG_0001", "IMG_0002", "DSC_7"),
+                "vampire": ("vampire front", "back"), "butler": ("front", "back", "side"),
+                "cleaner": ("kitchen", "window")}
     for label, names in one_card.items():
         (tmp_path / "mine" / label).mkdir(parents=True)
         for name in names:

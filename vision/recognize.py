@@ -525,14 +525,21 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
     return found
 
 
+# Words that name a photo, not a card: a folder of one card's photos may use them.
+PHOTO_WORDS = ("front", "back", "side", "top", "left", "right", "img", "dsc", "pxl", "photo",
+               "pic", "image", "scan", "shot", "card", "copy", "new", "old", "light", "dark")
+
+
 def _named_like_cards(label: str, files: Sequence[Path]) -> bool:
     """Do a card folder's pictures look like several cards' (``--refs`` given the folder
-    above a deck: ``assets`` for ``assets/cards``)? Two pictures at least, whose names (their
-    letters only) begin alike in no pair and none with the folder's name. Photos of one card
-    share a beginning: ghost-1, ghost-2; IMG_0001, IMG_0002; ghost front, ghost back."""
+    above a deck: ``assets`` for ``assets/cards``)? Three pictures at least, whose names
+    (their letters only) begin alike in no pair, none with the folder's name or a word that
+    names a photo (``PHOTO_WORDS``). Photos of one card share a beginning (ghost-1, ghost-2;
+    IMG_0001, IMG_0002) or say what they show (front, back)."""
     words = [re.sub(r"[^a-z]", "", f.stem.casefold()) for f in files]
     own = re.sub(r"[^a-z]", "", label.casefold())
-    if len(words) < 2 or not all(words) or any(own and w.startswith(own) for w in words):
+    if (len(words) < 3 or not all(words) or any(own and w.startswith(own) for w in words)
+            or any(w.startswith(PHOTO_WORDS) for w in words)):
         return False
     return all(a[:3] != b[:3] for i, a in enumerate(words) for b in words[i + 1:])
 
