@@ -531,11 +531,24 @@ class TableScreen:
         for note in ctl.summary or []:
             if note.get("kind") == "stones":
                 gains[note["player"]] = gains.get(note["player"], 0) + note["amount"]
-        lines = [tr(lang, "sum.stones", player=p, amount=n) for p, n in gains.items()] or \
-            [tr(lang, "sum.nothing")]
+        room = area.w - round(50 * self.scale)
+        lines = [self._with_name(lang, "sum.stones", p, 30, room, True, amount=n)
+                 for p, n in gains.items()] or [tr(lang, "sum.nothing")]
         for k, line in enumerate(lines[:8]):
             self.blit_text(dst, line, 30, (area.x + 30 * self.scale,
                                            area.y + (70 + k * 40) * self.scale), TEXT, True)
+
+    def _with_name(self, lang, key, player, size, width, bold=False, **args) -> str:
+        """The line ``key`` about ``player``, their name cut short with "…" if the line would
+        be wider than width pixels: what is said of them stays whole."""
+        line = tr(lang, key, player=player, **args)
+        font = self.font(size, bold)
+        over = font.size(line)[0] - width
+        if over <= 0:
+            return line
+        name = player_name(lang, player)
+        short = self.fit(name, size, max(0, font.size(name)[0] - over), bold)
+        return tr(lang, key, player=short, **args)
 
     def _over(self, dst, ctl, lang):
         area = self.R(530, 74, 740, 390)
@@ -582,8 +595,10 @@ class TableScreen:
         shown = 3 if not rows else MESSAGE_ROWS - rows
         top = 612 if not rows else 610 + rows * 26
         events = ctl.game.events[1:] if ctl.game.events else []
+        width = round(1250 * self.scale)
         for k, ev in enumerate(events[-shown:][::-1] if shown else []):
-            self.blit_text(dst, event_line(lang, ev), 20, self.R(14, top + k * 26, 0, 0).topleft,
+            line = self.fit(event_line(lang, ev), 20, width)  # long names end in "…"
+            self.blit_text(dst, line, 20, self.R(14, top + k * 26, 0, 0).topleft,
                            TEXT if k == 0 else DIM)
         self.button(dst, self.R(1010, 474, 260, 62), tr(lang, "label.ok"), Press("ok"),
                     colour=(40, 100, 60), size=30)
