@@ -505,7 +505,7 @@ def test_cards_smaller_than_the_mat_expects_are_not_called_a_mat_printed_too_sma
     screen = TableScreen(size, panel=panel, card_art=False)
     screen.draw(pygame.Surface(size), ctl)
     said = tr(lang, "warn.misfit_small")
-    lines = screen.wrap(said, 22, round(1250 * screen.scale), True)  # as drawn: bold
+    lines, _ = screen._message_lines(said)  # as drawn
     assert len(lines) <= 2  # the screen shows two lines of a message: all of it
     assert all(any(line == key[0] for key in screen._text) for line in lines)
     assert not any(tr(lang, "warn.misfit")[:12] in key[0] for key in screen._text)

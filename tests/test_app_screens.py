@@ -529,9 +529,9 @@ def test_a_duel_with_long_names_stays_in_its_panel_and_warnings_within_the_scree
     drawn = {key[0]: key for key in screen._text}
     slots = [s for s in drawn if s.startswith(("A  ", "B  "))]
     assert len(slots) == 2 and all(s.endswith("…") for s in slots)
-    bold = screen.font(22, True)
     lines = [s for s in drawn if "dials and buttons" in s or "shown on the screen" in s]
-    assert lines and all(bold.size(s)[0] <= round(1250 * screen.scale) for s in lines)
+    assert lines and all(screen.font(drawn[s][1], True).size(s)[0] <= round(1250 * screen.scale)
+                         for s in lines)  # in the size and weight drawn
 
 
 def test_the_korean_duel_prompt_needs_no_particle_after_a_name():
@@ -718,7 +718,9 @@ def test_a_message_too_long_for_every_row_ends_in_an_ellipsis(size):
     ctl.notice("The history cannot be written to the disk; " * 30)
     screen = TableScreen(size, panel=panel, card_art=False)
     lines, _ = _warning_lines(screen, ctl, size)
-    assert len(lines) == 4 and lines[-1][0].endswith("…")
+    rows = screen._rows_below()[2]  # the small display's 30 more pixels hold a fifth row
+    assert rows == {(1280, 720): 4, (800, 480): 5}[size]
+    assert len(lines) == rows and lines[-1][0].endswith("…")
     assert not any(s.endswith("…") for s, _ in lines[:-1])
     surface = pygame.Rect((0, 0), size)
     assert all(surface.contains(r) and r.w <= round(1250 * screen.scale) for _, r in lines)
@@ -726,8 +728,9 @@ def test_a_message_too_long_for_every_row_ends_in_an_ellipsis(size):
 
 @pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
 def test_a_prompt_too_long_for_its_box_ends_in_an_ellipsis(size):
-    """Four lines of the smallest size fit the prompt's box: past them, the last says that
-    more was cut off, and nothing runs out of the box."""
+    """Four lines of the smallest size fit the prompt's box (three on the 800x480 display,
+    whose smallest is larger): past them, the last says that more was cut off, and nothing
+    runs out of the box."""
     import random
 
     from companion.app.controller import Controller
@@ -745,6 +748,6 @@ def test_a_prompt_too_long_for_its_box_ends_in_an_ellipsis(size):
     box = screen.R(10, 474, 990, 130)
     lines = [(s, r) for (s, r), c in zip(drawn, colours, strict=True)
              if c == TEXT and box.colliderect(r) and r.h > 1]
-    assert len(lines) == 4 and lines[-1][0].endswith("…")
+    assert len(lines) == {(1280, 720): 4, (800, 480): 3}[size] and lines[-1][0].endswith("…")
     assert all(box.contains(r) for _, r in lines)
     _assert_no_missing_glyphs(screen)

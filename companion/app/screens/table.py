@@ -7,6 +7,8 @@ the controller, and `hit(pos)` turns a touch into the same Press a button would 
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from companion.app.controller import SEAT_COLOURS
@@ -52,6 +54,59 @@ CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat
                    "cam.misfit_small": "warn.misfit_small"}
 AID_COLUMN = 96  # the width of a column of the deduction aid (they are 121 apart)
 MESSAGE_ROWS = 4  # rows of 26 under the prompt (y 610 to 714 on the grid): message, events
+# The smallest letters drawn, as a font's size in pixels. The café's display is the Pi's
+# 7-inch one: 800x480 at about 133 pixels an inch, a pixel 0.19 mm, read by players 50 to
+# 100 cm away; at 70 cm a pixel is about 0.94 minutes of arc. A letter of 5' is the limit of
+# normal sight; a word read at a glance needs about twice that, and display standards ask
+# 16' for continuous reading. At 16 px this font's capitals are 12 px tall (2.3 mm, 11' at
+# 70 cm) and its Hangul 15 px (2.9 mm, 14'): the least for what players must read during
+# play (the prompt, messages, names, stones, the revealed cards' names and counts, the
+# aid), most of which is larger (the prompt 24 px, 16' to its capitals, while it fits). A
+# capital of 3 mm (16 px) would take a 23 px font: six card names no longer fit under
+# their cards, nor a name, its candles and its stones in a row of six players.
+READ_PX = 16
+# What is there to glance at, each also said another way, may be 14 px (capitals 9 to 10
+# px, 1.8 mm, 9'; Hangul 14 px): the last events (seen as they happened; drawn at 16 px
+# while their rows have room), the stone tokens (the stones' number is beside them), the
+# seat numbers (the seat's colour) and the panels' headings. The 1280x720 grid's sizes are
+# all above both; on a smaller display a design size is raised to them (``readable``).
+GLANCE_PX = 14
+
+
+def spread(centres: list[int], widths: list[int], gap: int, left: int, right: int) -> list[int]:
+    """The centres at which to draw labels ``widths`` wide in a row, each as near its own
+    centre (``centres``, in order) as it can be with ``gap`` pixels between neighbours and
+    inside ``left``..``right``: labels that would come too close move apart together, as a
+    group centred on where they belong. A label that need not move keeps its centre."""
+    groups: list[list] = []  # [first, last, left edge]
+
+    def span(first, last):
+        return sum(widths[first:last + 1]) + gap * (last - first)
+
+    def place(first, last):
+        # the left edge that puts the group's labels, on average, where they belong
+        lefts, at = [], 0
+        for k in range(first, last + 1):
+            lefts.append(centres[k] - widths[k] / 2 - at)
+            at += widths[k] + gap
+        edge = sum(lefts) / len(lefts)
+        return max(left, min(edge, right - span(first, last)))
+
+    for k in range(len(centres)):
+        groups.append([k, k, place(k, k)])
+        while len(groups) > 1 and \
+                groups[-2][2] + span(groups[-2][0], groups[-2][1]) + gap > groups[-1][2]:
+            last = groups.pop()
+            groups[-1][1] = last[1]
+            groups[-1][2] = place(groups[-1][0], groups[-1][1])
+    out = list(centres)
+    for first, last, edge in groups:
+        if first == last and edge == centres[first] - widths[first] / 2:
+            continue  # where it belongs
+        for k in range(first, last + 1):
+            out[k] = round(edge + widths[k] / 2)
+            edge += widths[k] + gap
+    return out
 
 
 class TableScreen:
@@ -87,6 +142,11 @@ class TableScreen:
             path = font_path(bold)
             self._fonts[key] = pygame.font.Font(str(path) if path else None, px)
         return self._fonts[key]
+
+    def readable(self, size: int, px: int = READ_PX) -> int:
+        """The design size ``size``, raised if its letters would be drawn smaller than ``px``
+        pixels on this display (READ_PX for what players must read, GLANCE_PX for the rest)."""
+        return max(size, math.ceil(px / self.scale))
 
     def fallback(self, size: int, bold: bool = False) -> pygame.font.Font:
         """pygame's own font, for letters the app's font lacks (see glyphs), at the size
@@ -207,7 +267,8 @@ class TableScreen:
                 for dim in (False, True):
                     self.card(ident, round(w * self.scale), round(h * self.scale), dim)
         glyphs = characters(language)
-        for size in (16, 18, 20, 22, 24, 26, 28, 30, 34, 40, 44, 56):
+        sizes = (16, 18, 20, 22, 24, 26, 28, 30, 34, 40, 44, 56)
+        for size in sorted({self.readable(s, px) for s in sizes for px in (READ_PX, GLANCE_PX)}):
             for bold in (False, True):
                 # rendering every character once fills the font's glyph cache: the first
                 # draw of each screen then costs about what later ones do
@@ -255,7 +316,8 @@ class TableScreen:
                            self.R(300, 16, 0, 0).topleft, TEXT, True)
             self.blit_text(dst, tr(lang, "label.deck", n=st["deck"]), 28,
                            self.R(480, 16, 0, 0).topleft, TEXT)
-        self.button(dst, self.R(980, 8, 140, 48), tr(lang, "label.lang"), Press("lang"), size=24)
+        self.button(dst, self.R(980, 8, 140, 48), tr(lang, "label.lang"), Press("lang"),
+                    size=self.readable(24))
         self.button(dst, self.R(1130, 8, 140, 48), tr(lang, "label.undo"), Press("undo"),
                     colour=(90, 60, 40), size=26)
 
@@ -276,7 +338,7 @@ class TableScreen:
             self.blit_text(dst, name, 40, (rect.centerx + rect.w // 10, rect.centery - 14 *
                                            self.scale), TEXT, True, "center")
             if joined:
-                self.blit_text(dst, tr(lang, "label.joined"), 24,
+                self.blit_text(dst, tr(lang, "label.joined"), self.readable(24),
                                (rect.centerx + rect.w // 10, rect.centery + 30 * self.scale),
                                TEXT, False, "center")
             self.hits.append((rect, Press("seat", seat)))
@@ -326,15 +388,16 @@ class TableScreen:
                 if done.w:
                     pygame.draw.rect(dst, GOLD, done, border_radius=6)
                 threes, ones = stone_tokens(stones)
-                self.blit_text(dst, f"3×{threes} 1×{ones}", 18,
+                self.blit_text(dst, f"3×{threes} 1×{ones}", self.readable(18, GLANCE_PX),
                                (bar.x, bar.bottom + round(4 * self.scale)), DIM)
             badge = tr(lang, "label.out") if not p["alive"] else (
                 tr(lang, "label.turn") if turn else "")
             if badge:
-                self.blit_text(dst, badge, 24, (rect.right - 10 * self.scale, rect.centery),
+                self.blit_text(dst, badge, self.readable(24),
+                               (rect.right - 10 * self.scale, rect.centery),
                                BAD if not p["alive"] else GOLD, True, "midright")
-            self.blit_text(dst, str(seat), 18, (rect.x + 22 * self.scale, rect.y + 4 * self.scale),
-                           DIM)
+            self.blit_text(dst, str(seat), self.readable(18, GLANCE_PX),
+                           (rect.x + 22 * self.scale, rect.y + 4 * self.scale), DIM)
             self.hits.append((rect, Press("seat", seat)))
 
     def _tag(self, dst, label, row) -> pygame.Rect:
@@ -345,8 +408,8 @@ class TableScreen:
         tag.centery = row.centery
         pygame.draw.rect(dst, TEXT, tag, border_radius=max(4, tag.h // 3))
         room = tag.w - round(12 * self.scale)
-        sizes = (min(30, round(24 * self.boost)), 24, 20, 18)
-        size = next((s for s in sizes if self.font(s, True).size(label)[0] <= room), 18)
+        sizes = [self.readable(s) for s in (min(30, round(24 * self.boost)), 24, 20, 18)]
+        size = next((s for s in sizes if self.font(s, True).size(label)[0] <= room), sizes[-1])
         self.blit_text(dst, self.fit(label, size, room, True), size, tag.center, BG, True,
                        "center")
         return tag
@@ -409,23 +472,47 @@ class TableScreen:
                     return None
         return out
 
+    def _card_names(self, dst, lang, area, xs, width, y, colour) -> int:
+        """The six cards' names in a row at y, each centred under its column (left edges
+        ``xs``, ``width`` wide) as far as its neighbours leave room: on the small display
+        "Living Armor" is wider than its column and the names beside it make way, inside
+        ``area``. Returns the names' size."""
+        size = self.readable(18)
+        font = self.font(size)
+        names = [card_name(lang, ident) for ident in IDENTITIES]
+        centres = [x + width // 2 for x in xs]
+        margin = round(4 * self.scale)
+        placed = spread(centres, [font.size(n)[0] for n in names], round(22 * self.scale),
+                        area.x + margin, area.right - margin)
+        for name, x in zip(names, placed, strict=True):
+            self.blit_text(dst, name, size, (x, y), colour, False, "midtop")
+        return size
+
+    def _columns(self, area) -> list[int]:
+        """The left edges of the six identities' columns in the right-hand panels."""
+        return [area.x + round((14 + k * 121) * self.scale) for k in range(len(IDENTITIES))]
+
+    def _under_names(self, y, size) -> float:
+        """Where the line under the cards' names starts: 24 below the cards on the grid, or
+        lower if the names are taller than that leaves them."""
+        return y + max(24 * self.scale, 2 * self.scale + self.font(size).get_height())
+
     def _revealed(self, dst, ctl, lang):
         area = self.R(530, 74, 740, 236)
         pygame.draw.rect(dst, PANEL, area, border_radius=10)
-        self.blit_text(dst, tr(lang, "label.revealed"), 22,
+        self.blit_text(dst, tr(lang, "label.revealed"), self.readable(22, GLANCE_PX),
                        (area.x + 10 * self.scale, area.y + 4 * self.scale), DIM, True)
         revealed = ctl.state["revealed"]
         cw, ch = round(96 * self.scale), round(134 * self.scale)
-        for k, ident in enumerate(IDENTITIES):
-            x = area.x + round((14 + k * 121) * self.scale)
-            y = area.y + round(32 * self.scale)
+        xs = self._columns(area)
+        y = area.y + round(32 * self.scale)
+        size = self._card_names(dst, lang, area, xs, cw, y + ch + 2 * self.scale, TEXT)
+        for x, ident in zip(xs, IDENTITIES, strict=True):
             n = revealed.get(ident, 0)
             dst.blit(self.card(ident, cw, ch, dim=(n == 0)), (x, y))
-            self.blit_text(dst, card_name(lang, ident), 18, (x + cw // 2, y + ch + 2 * self.scale),
-                           TEXT, False, "midtop")
             self.blit_text(dst, f"{n}/{COPIES[ident]}", 28,
-                           (x + cw // 2, y + ch + 24 * self.scale), GOLD if n else DIM, True,
-                           "midtop")
+                           (x + cw // 2, self._under_names(y + ch, size)), GOLD if n else DIM,
+                           True, "midtop")
 
     def _aid(self, dst, ctl, lang):
         """For each identity: how many copies are still unseen, in words ("3 left": a number
@@ -438,26 +525,29 @@ class TableScreen:
         except Exception:
             return
         head = self.blit_text(dst, tr(lang, "label.aid") + "  ·  " + tr(
-            lang, "label.deck", n=fig.get("deck", 0)), 22,
+            lang, "label.deck", n=fig.get("deck", 0)), self.readable(22, GLANCE_PX),
             (area.x + 10 * self.scale, area.y + 4 * self.scale), DIM, True)
         note = tr(lang, "label.chance_note")
         width = area.right - round(10 * self.scale) - head.right - round(16 * self.scale)
-        small = next((s for s in (round(18 * self.boost), 18)
-                      if self.font(s).size(note)[0] <= width), 18)
+        smalls = [self.readable(s, GLANCE_PX) for s in (round(18 * self.boost), 18)]
+        small = next((s for s in smalls if self.font(s).size(note)[0] <= width), smalls[-1])
         self.blit_text(dst, self.fit(note, small, width), small,
                        (area.right - 10 * self.scale, head.bottom), DIM, False, "bottomright")
         counts = {ident: tr(lang, "label.left", n=fig["unseen"].get(ident, 0))
                   for ident in IDENTITIES}
         room = round(AID_COLUMN * self.scale)
-        size = next((s for s in (round(34 * self.boost), 34, 30, 28, 26, 24, 22)
-                     if max(self.font(s, True).size(c)[0] for c in counts.values()) <= room), 22)
-        for k, ident in enumerate(IDENTITIES):
-            x = area.x + round((14 + k * 121) * self.scale)
+        sizes = [self.readable(s) for s in (round(34 * self.boost), 34, 30, 28, 26, 24, 22)]
+        size = next((s for s in sizes
+                     if max(self.font(s, True).size(c)[0] for c in counts.values()) <= room),
+                    sizes[-1])
+        xs = self._columns(area)
+        for x, ident in zip(xs, IDENTITIES, strict=True):
             unseen = fig["unseen"].get(ident, 0)
             chance = fig["chance"].get(ident, 0.0)
             self.blit_text(dst, self.fit(counts[ident], size, room, True), size,
                            (x, area.y + 30 * self.scale), TEXT if unseen else DIM, True)
-            self.blit_text(dst, tr(lang, "label.chance", pct=round(chance * 100)), 24,
+            self.blit_text(dst, tr(lang, "label.chance", pct=round(chance * 100)),
+                           self.readable(24),
                            (x, area.y + 68 * self.scale), TEXT if unseen else DIM)
             bar = pygame.Rect(x, area.y + round(98 * self.scale), room, round(10 * self.scale))
             pygame.draw.rect(dst, LED_OFF, bar, border_radius=4)
@@ -465,8 +555,7 @@ class TableScreen:
             fill.w = round(bar.w * max(0.0, min(1.0, chance)))
             if fill.w:
                 pygame.draw.rect(dst, CARD_RGB[ident], fill, border_radius=4)
-            self.blit_text(dst, card_name(lang, ident), 18,
-                           (x + room // 2, area.y + 112 * self.scale), DIM, False, "midtop")
+        self._card_names(dst, lang, area, xs, room, area.y + 112 * self.scale, DIM)
 
     def _overlay(self, dst, rect, alpha=230):
         if alpha >= 255:
@@ -501,26 +590,26 @@ class TableScreen:
                 self.blit_text(dst, card_name(lang, ident), 26,
                                (x + cw + 12 * self.scale, y + 50 * self.scale), GOLD, True)
             if pend.guess and zone == "a":
-                self.blit_text(dst, "→ " + card_name(lang, pend.guess), 22,
+                self.blit_text(dst, "→ " + card_name(lang, pend.guess), self.readable(22),
                                (x + cw + 12 * self.scale, y + 90 * self.scale), DIM)
 
     def _picker(self, dst, ctl, lang):
         area = self.R(530, 74, 740, 236)
         self._overlay(dst, area, 255)
         title = "label.announce" if ctl.phase == "guess" else "label.pick"
-        self.blit_text(dst, tr(lang, title), 22,
+        self.blit_text(dst, tr(lang, title), self.readable(22, GLANCE_PX),
                        (area.x + 10 * self.scale, area.y + 4 * self.scale), GOLD, True)
         cw, ch = round(96 * self.scale), round(134 * self.scale)
-        for k, ident in enumerate(IDENTITIES):
-            x = area.x + round((14 + k * 121) * self.scale)
-            y = area.y + round(32 * self.scale)
+        xs = self._columns(area)
+        y = area.y + round(32 * self.scale)
+        size = self._card_names(dst, lang, area, xs, cw, y + ch + 2 * self.scale, TEXT)
+        for x, ident in zip(xs, IDENTITIES, strict=True):
             dst.blit(self.card(ident, cw, ch), (x, y))
-            self.blit_text(dst, card_name(lang, ident), 18, (x + cw // 2, y + ch + 2 * self.scale),
-                           TEXT, False, "midtop")
-            self.blit_text(dst, str(POWER[ident]), 28, (x + cw // 2, y + ch + 24 * self.scale),
-                           GOLD, True, "midtop")
-            self.hits.append((pygame.Rect(x, y, cw, ch + round(56 * self.scale)),
-                              Press("card", ident)))
+            self.blit_text(dst, str(POWER[ident]), 28,
+                           (x + cw // 2, self._under_names(y + ch, size)), GOLD, True, "midtop")
+            # the card, its name and its power
+            tall = round(self._under_names(y + ch, size) + 32 * self.scale) - y
+            self.hits.append((pygame.Rect(x, y, cw, tall), Press("card", ident)))
 
     def _summary(self, dst, ctl, lang):
         area = self.R(530, 74, 740, 390)
@@ -566,7 +655,8 @@ class TableScreen:
         key, args = ctl.prompt()
         text = tr(lang, key, **args)
         width = box.w - round(24 * self.scale)
-        for size in (round(30 * self.boost), round(24 * self.boost), 24, 20):
+        for size in [self.readable(s) for s in (round(30 * self.boost), round(24 * self.boost),
+                                                24, 20)]:
             lines = self.wrap(text, size, width, True)
             if 10 + len(lines) * (size + 8) <= 130:  # the largest size that fits the box
                 break
@@ -585,38 +675,54 @@ class TableScreen:
             message = ("warn.joined", {"text": "  ".join(
                 tr(lang, key, **args) for key, args in warnings)})
         rows = 0  # the message's rows under the prompt; the last events take the others
+        left = round(14 * self.scale)
         if message:
             mkey, margs = message
             lines, size = self._message_lines(tr(lang, mkey, **margs))
             for k, line in enumerate(lines):
-                self.blit_text(dst, line, size, self.R(14, 610 + k * 26, 0, 0).topleft, WARN,
-                               True)
+                self.blit_text(dst, line, size, (left, self._row_y(k)), WARN, True)
             rows = max(2, len(lines))
-        shown = 3 if not rows else MESSAGE_ROWS - rows
-        top = 612 if not rows else 610 + rows * 26
+        shown = self._rows_below()[2] - (rows or 1)
         events = ctl.game.events[1:] if ctl.game.events else []
-        width = round(1250 * self.scale)
+        size, width = self.readable(20), round(1250 * self.scale)
         for k, ev in enumerate(events[-shown:][::-1] if shown else []):
-            line = self.fit(event_line(lang, ev), 20, width)  # long names end in "…"
-            self.blit_text(dst, line, 20, self.R(14, top + k * 26, 0, 0).topleft,
+            line = self.fit(event_line(lang, ev), size, width)  # long names end in "…"
+            self.blit_text(dst, line, size, (left, self._row_y(rows + k, 0 if rows else 2)),
                            TEXT if k == 0 else DIM)
         self.button(dst, self.R(1010, 474, 260, 62), tr(lang, "label.ok"), Press("ok"),
                     colour=(40, 100, 60), size=30)
         self.button(dst, self.R(1010, 542, 260, 62), tr(lang, "label.back"), Press("back"),
                     size=30)
 
+    def _rows_below(self) -> tuple[float, float, int]:
+        """The rows under the prompt for the message and the last events: where the first
+        starts, how far apart they are and how many there are. On the grid, MESSAGE_ROWS
+        rows 26 apart from y 610; where the display is taller than the grid scaled to its
+        width (800x480: 450 of its 480 pixels), as many rows as the height left under the
+        prompt holds at the events' line height (five), spread over it."""
+        top = 610 * self.scale
+        height = self.size[1] - 6 * self.scale - top
+        line = self.font(self.readable(20)).get_linesize()
+        count = max(MESSAGE_ROWS, int(height // line))
+        return top, max(26 * self.scale, height / count), count
+
+    def _row_y(self, row: int, nudge: int = 0) -> int:
+        """The top of row ``row`` under the prompt, ``nudge`` lower on the grid."""
+        top, pitch, _ = self._rows_below()
+        return round(top + nudge * self.scale + row * pitch)
+
     def _message_lines(self, text: str) -> tuple[list[str], int]:
-        """A message's or the warnings' lines under the prompt, and their size. Two lines
-        leave room for the last two events; a longer one takes the events' rows (the
-        warnings of several missing devices, a notice from the kiosk: each is read, the
-        events were seen as they happened), then a size smaller; longer still, its last line
-        ends in "…"."""
-        width = round(1250 * self.scale)
-        for size in (22, 20):
+        """A message's or the warnings' lines under the prompt, and their size. It takes two
+        rows at least and the last events the others; a longer one takes the events' rows
+        (the warnings of several missing devices, a notice from the kiosk: each is read, the
+        events were seen as they happened), then a size smaller where there is one above
+        READ_PX (not on the 800x480 display); longer still, its last line ends in "…"."""
+        width, rows = round(1250 * self.scale), self._rows_below()[2]
+        for size in (self.readable(22), self.readable(20)):
             lines = self.wrap(text, size, width, True)  # drawn bold
-            if len(lines) <= MESSAGE_ROWS:
+            if len(lines) <= rows:
                 return lines, size
-        return self.cut(lines, MESSAGE_ROWS, size, width, True), size
+        return self.cut(lines, rows, size, width, True), size
 
     def _effect(self, dst, ctl, lang):
         """The running effect as a banner that grows in, with a bar running out as it ends;
@@ -637,7 +743,7 @@ class TableScreen:
         if bar.w > 0:
             pygame.draw.rect(dst, colour, bar, border_radius=3)
         for k, later in enumerate(ctl.effects[1:4]):
-            self.blit_text(dst, effect_line(lang, later.note), 24,
+            self.blit_text(dst, effect_line(lang, later.note), self.readable(24),
                            (full.centerx, full.bottom + (8 + k * 30) * self.scale), TEXT, True,
                            "midtop")
         self.hits.append((full, Press("skip")))
