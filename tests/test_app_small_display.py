@@ -23,6 +23,7 @@ from companion.app.screens.palette import DIM  # noqa: E402
 from companion.app.screens.table import TableScreen  # noqa: E402
 from companion.engine import Game  # noqa: E402
 from tests.app_scenes import SCENES  # noqa: E402
+from tests.test_app_screens import display  # noqa: E402, F401 - display: the screen
 
 SMALL = (800, 480)
 # The least font size in pixels, on the 800x480 display, of what players must read during
@@ -31,14 +32,6 @@ MUST_READ_PX, GLANCE_PX = 16, 14
 LONG = ["Maximilian Alexander von Hohenzollern", "Bartholomew Featherstonehaugh",
         "김수한무거북이와두루미삼천갑자동방삭", "Zoë Müller-Lüdenscheidt", "Jo", "민지"]
 
-
-@pytest.fixture(scope="module", autouse=True)
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    pygame.display.set_mode((1, 1))
-    yield
-    pygame.display.quit()
 
 
 def seat(n):

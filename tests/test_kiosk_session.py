@@ -568,7 +568,9 @@ def test_a_game_still_waiting_when_the_table_closes_goes_to_the_journal(tmp_path
     assert [json.loads(line) for line in logged.splitlines()] == events
 
 
-def test_a_game_kept_waiting_that_the_history_refuses_is_said_so(log_path, monkeypatch):
+def _game_kept_waiting(log_path, monkeypatch):
+    """A whole game played on a full disk and cleared for a new one (kept waiting in memory),
+    then room again, with no retry yet: (history, session, the game's events)."""
     history = History.open(log_path.parent.parent / "history.sqlite")
     session = TableSession.open(log_path, history=history)
     events = planned()
@@ -577,6 +579,11 @@ def test_a_game_kept_waiting_that_the_history_refuses_is_said_so(log_path, monke
         session.push(event)
     session.new_game({"event": "game", "players": ["Dan", "Eve"]})
     full[0] = False
+    return history, session, events
+
+
+def test_a_game_kept_waiting_that_the_history_refuses_is_said_so(log_path, monkeypatch):
+    history, session, events = _game_kept_waiting(log_path, monkeypatch)
 
     def damaged(self, *args, **options):
         raise HistoryError("The game history at h is damaged.", reason="damaged")
@@ -606,14 +613,8 @@ def test_a_log_replaced_while_the_table_runs_is_written_again(log_path):
 def test_a_game_kept_waiting_is_saved_by_the_last_try_when_the_table_closes(tmp_path,
                                                                          monkeypatch):
     """Room back just before the table closes, and no retry since: the close saves it."""
-    history = History.open(tmp_path / "history.sqlite")
-    session = TableSession.open(tmp_path / "state" / "table.jsonl", history=history)
-    events = planned()
-    full = _full_disk(monkeypatch)
-    for event in events:
-        session.push(event)
-    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
-    full[0] = False
+    history, session, events = _game_kept_waiting(tmp_path / "state" / "table.jsonl",
+                                                  monkeypatch)
     session.close()
     [finished] = [p for p in (tmp_path / "state" / "games").iterdir() if "-finished" in p.name]
     assert lines(finished) == events and history.game_count() == 1

@@ -7,7 +7,7 @@ import queue
 
 import pytest
 from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +25,15 @@ def _isolated_gpiozero(monkeypatch):
 @pytest.fixture
 def mock_factory():
     factory = MockFactory()
+    yield factory
+    factory.reset()
+    factory.close()
+
+
+@pytest.fixture
+def pwm_factory():
+    """Mock pins that do PWM, as lgpio's on a Pi (for dials that dim)."""
+    factory = MockFactory(pin_class=MockPWMPin)
     yield factory
     factory.reset()
     factory.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero import DigitalOutputDevice
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -37,14 +37,6 @@ def state(*healths, turn=None):
     expect = {"action": "turn", "player": turn} if turn else None
     return {"round": 1, "over": False, "winners": [], "deck": 10, "revealed": {},
             "players": players, "expect": expect}
-
-
-@pytest.fixture
-def pwm_factory():
-    factory = MockFactory(pin_class=MockPWMPin)
-    yield factory
-    factory.reset()
-    factory.close()
 
 
 def pin_rows(factory, pinmap):

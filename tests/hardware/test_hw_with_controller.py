@@ -9,7 +9,6 @@ import random
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.app.controller import Controller
 from companion.app.inputs import Press
@@ -101,14 +100,6 @@ def test_the_round_light_runs_on_seats_in_play_only_and_an_undo_stops_it(panel, 
 
 
 # brightness ---------------------------------------------------------------------------------
-
-@pytest.fixture
-def pwm_factory():
-    factory = MockFactory(pin_class=MockPWMPin)
-    yield factory
-    factory.reset()
-    factory.close()
-
 
 def chain_with_oe():
     """The shipped chain with its optional OE line on GPIO 2, as docs/wiring.md builds it."""
