@@ -78,19 +78,25 @@ def test_no_card_in_the_slot_asks_again_then_skips(tmp_path):
     assert not (tmp_path / "refs" / "vampire").exists()
 
 
-def test_a_card_of_another_size_than_the_mat_expects_is_said_to_misfit(tmp_path):
-    """A mat fitted to an A4 page: the card in slot A measures 1.41 times a card on it. Told
-    "I cannot see one card", staff would lay it again and again; they are told to print the
-    mat at its size."""
+@pytest.mark.parametrize("card_mm, said_first, advice", [
+    ((89, 124), "The card in slot A looks 1.4 times as large as a card on this mat should: the "
+                "mat was printed at another size.", "A3"),
+    ((44, 62), "I cannot see one card in slot A: what lies there measures 0.7 times a card on "
+               "this mat.", "smaller than the 63 x 88 mm cards it is made for"),
+])
+def test_a_card_of_another_size_than_the_mat_expects_is_said_to_misfit(tmp_path, card_mm,
+                                                                       said_first, advice):
+    """A mat fitted to an A4 page: the card in slot A measures 1.41 times a card on it (mini
+    cards on the A3 mat: 0.7 times). Told "I cannot see one card" alone, staff would lay it
+    again and again; they are told what the size means."""
     table = Table()
     source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)],
-                                                  card_mm=(89, 124))])
+                                                  card_mm=card_mm)])
     said = []
     result = enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
                     ask=scripted(""), say=said.append, flush=0, attempts=1)
-    assert said[0].startswith("The card in slot A looks 1.4 times as large as a card on this "
-                              "mat should: the mat was printed at another size."), said
-    assert "A3" in said[0] and result.saved == {}
+    assert said[0].startswith(said_first), said
+    assert advice in said[0] and result.saved == {}
 
 
 def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
@@ -104,20 +110,6 @@ def test_the_slots_own_outline_is_no_card_of_another_size(tmp_path):
     enroll(source, tmp_path / "refs", ["vampire"], find_cards=lambda image: [outline],
            ask=scripted(""), say=said.append, flush=0, attempts=1)
     assert "I cannot see one card in slot A." in said[0], said
-
-
-def test_a_card_smaller_than_the_mat_expects_is_said_to_misfit(tmp_path):
-    """Mini cards (44 x 62 mm) on the A3 mat: "I cannot see one card" alone, and staff
-    would lay them again and again."""
-    table = Table()
-    source = folder_camera(tmp_path, [table.frame([("vampire", slot_centre("a"), 0.0)],
-                                                  card_mm=(44, 62))])
-    said = []
-    result = enroll(source, tmp_path / "refs", ["vampire"], find_cards=find_coloured_cards,
-                    ask=scripted(""), say=said.append, flush=0, attempts=1)
-    assert "measures 0.7 times a card on this mat" in said[0], said
-    assert "smaller than the 63 x 88 mm cards it is made for" in said[0]
-    assert result.saved == {}
 
 
 def test_an_outline_found_outside_the_empty_slot_is_no_card_of_another_size(tmp_path):

@@ -22,7 +22,6 @@ from hardware.config import (
     direct_pinmap,
     parse_pinmap,
 )
-from hardware.mockchip import Mock74HC595Chain
 from hardware.panel import MIN_BRIGHTNESS, PWM_HZ, build_panel, duty_cycle
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -212,13 +211,8 @@ def test_oe_on_the_i2c_pins_is_refused_while_i2c_is_in_use():
 
 
 @pytest.fixture
-def chained(pwm_factory, events, clock, panels):
-    pm = with_oe()
-    c = pm.chain
-    chip = Mock74HC595Chain(pwm_factory, data=c.data, clock=c.clock, latch=c.latch)
-    panel = build_panel(pm, events=events, pin_factory=pwm_factory, clock=clock, animate=False)
-    panels.append(panel)
-    return panel, chip
+def chained(pwm_factory, chain_on):
+    return chain_on(with_oe(), pwm_factory)
 
 
 @pytest.mark.parametrize("brightness", MENU)

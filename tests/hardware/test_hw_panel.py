@@ -49,13 +49,8 @@ def direct(mock_factory, events, clock, panels):
 
 
 @pytest.fixture
-def chained(mock_factory, events, clock, panels):
-    pm = default_pinmap()
-    c = pm.chain
-    chip = Mock74HC595Chain(mock_factory, data=c.data, clock=c.clock, latch=c.latch)
-    panel = build_panel(pm, events=events, pin_factory=mock_factory, clock=clock, animate=False)
-    panels.append(panel)
-    return panel, chip
+def chained(mock_factory, chain_on):
+    return chain_on(default_pinmap(), mock_factory)
 
 
 @pytest.mark.parametrize("health", range(6))
