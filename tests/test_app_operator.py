@@ -337,6 +337,18 @@ def test_brightness_goes_to_a_panel_that_has_it_and_is_kept_with_a_word_otherwis
     assert any("75% (kept; these dials ignore it)" == key[0] for key in screen._text)
 
 
+def test_a_brightness_below_the_menus_least_is_shown_as_the_dials_show_it():
+    """A configuration's led_brightness = 0.1: the dials go no dimmer than 25 %, but the menu
+    said 10 %, and its first press (to 25 %) changed nothing on the dials."""
+    from companion.app.screens.operator import row_values
+
+    ctl = Controller(Game, panel=VirtualPanel(), led_brightness=0.1)
+    ctl.handle(Press("operator"))
+    assert ctl.led_brightness == 0.25 and row_values(ctl, "en")[2].startswith("25%")
+    ctl.handle(seat(3))
+    assert ctl.led_brightness == 0.5
+
+
 def test_camera_check_says_what_the_app_knows_in_plain_words():
     ctl = Controller(Game, camera=False)
     assert camera_line(ctl, "en") == "Camera: none set up. Cards are picked on the screen."

@@ -712,14 +712,16 @@ def test_warnings_that_take_more_than_two_lines_are_shown_whole(lang, size):
     _assert_no_missing_glyphs(screen)
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (800, 480)])
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480), (1280, 800), (1280, 1024)])
 def test_a_message_too_long_for_every_row_ends_in_an_ellipsis(size):
+    """On a display taller than the grid, the rows were counted at the font's line height but
+    drawn further apart: at 1280x800 the last one (with its "…") was below the screen."""
     ctl, panel = SCENES["turn"]()
-    ctl.notice("The history cannot be written to the disk; " * 30)
+    ctl.notice("The history cannot be written to the disk; " * 80)
     screen = TableScreen(size, panel=panel, card_art=False)
     lines, _ = _warning_lines(screen, ctl, size)
     rows = screen._rows_below()[2]  # the small display's 30 more pixels hold a fifth row
-    assert rows == {(1280, 720): 4, (800, 480): 5}[size]
+    assert rows == {(1280, 720): 4, (800, 480): 5, (1280, 800): 7, (1280, 1024): 15}[size]
     assert len(lines) == rows and lines[-1][0].endswith("…")
     assert not any(s.endswith("…") for s, _ in lines[:-1])
     surface = pygame.Rect((0, 0), size)

@@ -55,10 +55,11 @@ def long_name_game(lang):
         yield name, ctl
 
 
-def long_name_summary(lang, *, effects=False):
+def long_name_summary(lang, *, effects=False, names=None):
     """The round's end with long names: its summary, or (``effects``) the effects before it,
     three in a row (one out, stones, the round's end)."""
-    ctl = Controller(Game, camera=False, rng=random.Random(7), names=LONG[:2], language=lang)
+    ctl = Controller(Game, camera=False, rng=random.Random(7), names=names or LONG[:2],
+                     language=lang)
     for press in (seat(1), seat(2), Press("ok"), seat(1), seat(1), seat(6),
                   Press("card", "ghost"), Press("ok")):
         ctl.handle(press)
@@ -195,6 +196,21 @@ def test_every_scene_keeps_its_texts_in_their_panels_and_apart(name, lang):
     ctl.language = lang
     assert_in_panels_and_apart(TableScreen(SMALL, panel=panel, card_art=False), ctl, SMALL,
                                name)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("size", [(1280, 720), SMALL])
+def test_the_next_effects_cut_a_long_name_not_what_happens(lang, size):
+    """The effects waiting under the banner were drawn whole, larger on the small display:
+    a long name ran out over the players' rows."""
+    ctl = long_name_summary(lang, effects=True, names=[LONG[0] + " Featherstonehaugh", LONG[1]])
+    screen = TableScreen(size)
+    full = screen.R(330, 250, 620, 110)
+    drawn = visible_texts(screen, ctl, size)
+    later = [(s, r) for s, r, _ in drawn if r.top >= full.bottom and r.bottom <= full.bottom
+             + 130 * screen.scale]
+    assert later and all(full.left <= r.left and r.right <= full.right for _, r in later)
+    assert any(s.endswith(tr(lang, "fx.stones", player="", amount=3)[1:]) for s, _ in later)
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

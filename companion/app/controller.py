@@ -122,7 +122,9 @@ class Controller:
         # change_settings (None: choices apply until the app closes); shutdown: the kiosk's
         # safe shutdown (None: the demo, which only says what it would do).
         self.seats_in_use = seats_in_use
-        self.led_brightness = led_brightness
+        # No dimmer than the menu offers (a configuration's 0.1): the dials go no lower either
+        # (hardware.panel.MIN_BRIGHTNESS), and the menu must say what they show.
+        self.led_brightness = max(led_brightness, BRIGHTNESS_CHOICES[0])
         self.keep_settings = keep_settings
         self.shutdown = shutdown
         self.menu: OperatorMenu | None = None

@@ -639,6 +639,16 @@ class TableScreen:
         short = self.fit(name, size, max(0, font.size(name)[0] - over), bold)
         return tr(lang, key, player=short, **args)
 
+    def _effect_text(self, lang, note, size, width) -> str:
+        """An effect's line at most ``width`` pixels wide (bold): its player's name cut short
+        with "…" if need be, what happens to them whole."""
+        args = {k: v for k, v in note.items() if k != "kind"}
+        player = args.pop("player", None)
+        if isinstance(player, str):
+            return self._with_name(lang, "fx." + note.get("kind", ""), player, size, width,
+                                   True, **args)
+        return self.fit(effect_line(lang, note), size, width, True)
+
     def _over(self, dst, ctl, lang):
         area = self.R(530, 74, 740, 390)
         self._overlay(dst, area, 255)
@@ -702,7 +712,9 @@ class TableScreen:
         prompt holds at the events' line height (five), spread over it."""
         top = 610 * self.scale
         height = self.size[1] - 6 * self.scale - top
-        line = self.font(self.readable(20)).get_linesize()
+        # Rows are 26 apart on the grid at least: counted at that pitch, they all fit (a
+        # 1280x800 display held 8 at the font's line height, the last under its bottom edge).
+        line = max(self.font(self.readable(20)).get_linesize(), 26 * self.scale)
         count = max(MESSAGE_ROWS, int(height // line))
         return top, max(26 * self.scale, height / count), count
 
@@ -742,8 +754,9 @@ class TableScreen:
         bar = pygame.Rect(rect.x + 12, rect.bottom - 14, round((rect.w - 24) * left), 6)
         if bar.w > 0:
             pygame.draw.rect(dst, colour, bar, border_radius=3)
+        size = self.readable(24)
         for k, later in enumerate(ctl.effects[1:4]):
-            self.blit_text(dst, effect_line(lang, later.note), self.readable(24),
+            self.blit_text(dst, self._effect_text(lang, later.note, size, full.w), size,
                            (full.centerx, full.bottom + (8 + k * 30) * self.scale), TEXT, True,
                            "midtop")
         self.hits.append((full, Press("skip")))
