@@ -73,18 +73,29 @@ def panels():
 
 
 @pytest.fixture
-def chain_on(events, clock, panels):
+def panel_on(events, clock, panels):
+    """A panel on the test's queue and clock, without animation, closed after the test:
+    ``panel_on(pinmap, pin_factory)``."""
+    from hardware.panel import build_panel
+
+    def make(pinmap, factory):
+        panel = build_panel(pinmap, events=events, pin_factory=factory, clock=clock,
+                            animate=False)
+        panels.append(panel)
+        return panel
+
+    return make
+
+
+@pytest.fixture
+def chain_on(panel_on):
     """A panel on a 74HC595 chain of simulated chips: ``chain_on(pinmap, pin_factory)`` gives
     (panel, chips)."""
     from hardware.mockchip import Mock74HC595Chain
-    from hardware.panel import build_panel
 
     def make(pinmap, factory):
         c = pinmap.chain
         chip = Mock74HC595Chain(factory, data=c.data, clock=c.clock, latch=c.latch)
-        panel = build_panel(pinmap, events=events, pin_factory=factory, clock=clock,
-                            animate=False)
-        panels.append(panel)
-        return panel, chip
+        return panel_on(pinmap, factory), chip
 
     return make

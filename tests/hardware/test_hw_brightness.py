@@ -22,7 +22,7 @@ from hardware.config import (
     direct_pinmap,
     parse_pinmap,
 )
-from hardware.panel import MIN_BRIGHTNESS, PWM_HZ, build_panel, duty_cycle
+from hardware.panel import MIN_BRIGHTNESS, PWM_HZ, duty_cycle
 
 NAMES = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]
 MENU = (0.25, 0.5, 0.75, 1.0)
@@ -45,11 +45,8 @@ def pin_rows(factory, pinmap):
 
 
 @pytest.fixture
-def direct(pwm_factory, events, clock, panels):
-    panel = build_panel(direct_pinmap(), events=events, pin_factory=pwm_factory, clock=clock,
-                        animate=False)
-    panels.append(panel)
-    return panel
+def direct(pwm_factory, panel_on):
+    return panel_on(direct_pinmap(), pwm_factory)
 
 
 # the curve ------------------------------------------------------------------------------------
@@ -139,11 +136,8 @@ def test_a_brightness_out_of_range_is_refused(direct, bad):
     assert direct.brightness == 1.0
 
 
-def test_direct_pins_without_pwm_keep_the_setting_and_ignore_it(mock_factory, events, clock,
-                                                                panels):
-    panel = build_panel(direct_pinmap(), events=events, pin_factory=mock_factory, clock=clock,
-                        animate=False)
-    panels.append(panel)
+def test_direct_pins_without_pwm_keep_the_setting_and_ignore_it(mock_factory, panel_on):
+    panel = panel_on(direct_pinmap(), mock_factory)
     panel.show(state(2, 0, 0))
     panel.set_brightness(0.25)
     assert not panel.dims
@@ -238,10 +232,8 @@ def test_chain_with_oe_starts_enabled_at_full_brightness(pwm_factory, chained):
     assert sum(chip.outputs) == 6
 
 
-def test_chain_without_oe_keeps_the_setting_and_ignores_it(pwm_factory, events, clock, panels):
-    pm = default_pinmap()
-    panel = build_panel(pm, events=events, pin_factory=pwm_factory, clock=clock, animate=False)
-    panels.append(panel)
+def test_chain_without_oe_keeps_the_setting_and_ignores_it(pwm_factory, panel_on):
+    panel = panel_on(default_pinmap(), pwm_factory)
     panel.show(state(5, 4, 3, 2, 1, 5))
     before = {info.name: (pin.state, pin.frequency) for info, pin in pwm_factory.pins.items()}
     panel.set_brightness(0.25)
@@ -251,10 +243,8 @@ def test_chain_without_oe_keeps_the_setting_and_ignores_it(pwm_factory, events, 
 
 
 def test_oe_on_a_pin_without_pwm_holds_the_chain_on_and_ignores_the_setting(
-        mock_factory, events, clock, panels):
-    panel = build_panel(with_oe(), events=events, pin_factory=mock_factory, clock=clock,
-                        animate=False)
-    panels.append(panel)
+        mock_factory, panel_on):
+    panel = panel_on(with_oe(), mock_factory)
     panel.set_brightness(0.5)
     assert not panel.dims and mock_factory.pin(2).state == 0
 

@@ -24,11 +24,8 @@ def fast_pinmap():
 
 
 @pytest.fixture
-def panel(mock_factory, events, clock, panels):
-    p = build_panel(fast_pinmap(), events=events, pin_factory=mock_factory, clock=clock,
-                    animate=False)
-    panels.append(p)
-    return p
+def panel(mock_factory, panel_on):
+    return panel_on(fast_pinmap(), mock_factory)
 
 
 def tap(mock_factory, gpio, clock, seconds=0.1):

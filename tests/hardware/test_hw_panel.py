@@ -41,11 +41,8 @@ def lit_pins(mock_factory, pinmap):
 
 
 @pytest.fixture
-def direct(mock_factory, events, clock, panels):
-    pm = direct_pinmap()
-    panel = build_panel(pm, events=events, pin_factory=mock_factory, clock=clock, animate=False)
-    panels.append(panel)
-    return panel
+def direct(mock_factory, panel_on):
+    return panel_on(direct_pinmap(), mock_factory)
 
 
 @pytest.fixture

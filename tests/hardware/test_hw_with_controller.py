@@ -29,12 +29,9 @@ def lit(health):
 
 
 @pytest.fixture(params=["shift-register", "direct"])
-def panel(request, mock_factory, events, clock, panels):
+def panel(request, mock_factory, panel_on):
     pinmap = default_pinmap() if request.param == "shift-register" else direct_pinmap()
-    p = build_panel(pinmap, events=events, pin_factory=mock_factory, clock=clock,
-                    animate=False)
-    panels.append(p)
-    return p
+    return panel_on(pinmap, mock_factory)
 
 
 def seated(panel, players=3):
@@ -107,7 +104,7 @@ def chain_with_oe():
     return parse_pinmap(text, source="pins.toml")
 
 
-def dimming(name, factory, events, clock, panels):
+def dimming(name, factory, panel_on):
     """A panel that dims, and the level of a lit candle of seat 2 as its pins give it."""
     if name == "direct":
         pinmap = direct_pinmap()
@@ -117,14 +114,12 @@ def dimming(name, factory, events, clock, panels):
         pinmap = chain_with_oe()
         oe = factory.pin(pinmap.chain.oe)
         level = lambda: 1 - oe.state  # noqa: E731 - OE is active low
-    p = build_panel(pinmap, events=events, pin_factory=factory, clock=clock, animate=False)
-    panels.append(p)
-    return p, level
+    return panel_on(pinmap, factory), level
 
 
 @pytest.mark.parametrize("wiring", ["direct", "chain with OE"])
-def test_the_menus_brightness_reaches_the_dials(wiring, pwm_factory, events, clock, panels):
-    panel, level = dimming(wiring, pwm_factory, events, clock, panels)
+def test_the_menus_brightness_reaches_the_dials(wiring, pwm_factory, panel_on):
+    panel, level = dimming(wiring, pwm_factory, panel_on)
     ctl = Controller(Game, panel=panel, camera=False, led_brightness=0.5)
     ctl.handle(Press("seat", 1))
     ctl.handle(Press("seat", 2))
@@ -140,9 +135,9 @@ def test_the_menus_brightness_reaches_the_dials(wiring, pwm_factory, events, clo
 
 
 @pytest.mark.parametrize("wiring", ["direct", "chain with OE"])
-def test_the_kept_brightness_reaches_the_dials_as_the_table_starts(wiring, pwm_factory, events,
-                                                                   clock, panels):
-    panel, level = dimming(wiring, pwm_factory, events, clock, panels)
+def test_the_kept_brightness_reaches_the_dials_as_the_table_starts(wiring, pwm_factory,
+                                                                   panel_on):
+    panel, level = dimming(wiring, pwm_factory, panel_on)
     Controller(Game, panel=panel, camera=False, led_brightness=0.25)
     assert panel.brightness == 0.25
     panel.show_levels([[1] * 5] * panel.pinmap.seats)

@@ -10,7 +10,6 @@ import pytest
 from companion.engine import Game
 from companion.simulate import play_game
 from hardware.config import default_pinmap
-from hardware.panel import build_panel
 from hardware.patterns import winner_seats
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "full-game.jsonl"
@@ -41,11 +40,8 @@ def follow(panel, events):
 
 
 @pytest.fixture
-def panel(mock_factory, events, clock, panels):
-    p = build_panel(default_pinmap(), events=events, pin_factory=mock_factory, clock=clock,
-                    animate=False)
-    panels.append(p)
-    return p
+def panel(mock_factory, panel_on):
+    return panel_on(default_pinmap(), mock_factory)
 
 
 def test_example_game(panel, clock):
