@@ -185,6 +185,8 @@ class TableLog:
         # Unbuffered: a line the disk refused must not wait in a buffer, to be written with
         # its retries once there is room again (the same line many times over).
         self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115 - for the game's life
+        mine = os.fstat(self._file.fileno())
+        self._identity = (mine.st_dev, mine.st_ino)  # the file written to, while it is open
         if new:
             self._sync_dir()
         else:
@@ -233,8 +235,7 @@ class TableLog:
             here = os.stat(self.path)
         except OSError:
             return True
-        mine = os.fstat(self._file.fileno())
-        return (here.st_dev, here.st_ino) != (mine.st_dev, mine.st_ino)
+        return (here.st_dev, here.st_ino) != self._identity
 
     def _flush(self) -> None:
         self._file.flush()

@@ -203,7 +203,27 @@ def test_a_file_far_too_large_to_be_a_log_is_refused_unread(tmp_path, capsys, mo
     monkeypatch.setattr(tablelog_module, "MAX_LOG_BYTES", 1000)
     big = tmp_path / "film.mp4"
     big.write_bytes(encode(game("Ann", "Ben")) * 100)
-    replay = replay_file(big)
+    asked = []  # how much of the file each read asks for: never the whole of it
+
+    class Watched:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def read(self, size=-1):
+            asked.append(size)
+            return self.f.read(size)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(tablelog_module, "open", lambda *a, **k: Watched(open(*a, **k)),
+                        raising=False)
+        replay = replay_file(big)
     assert replay.error.line == 0 and "far too large to be a table log" in replay.error.message
+    assert asked == [1001]
     status, [line] = run_replay(capsys, big)
     assert status == 1 and "far too large" in line["error"]["message"]
