@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.app.i18n import Notice
+from companion.app.i18n import Notice, notice_of
 from companion.events import has_control_character
 
 __all__ = [
@@ -98,9 +98,7 @@ class Config:
 
 
 class _Bad(Exception):
-    @property
-    def why(self) -> str:
-        return self.args[0]
+    pass
 
 
 def _language(value: Any) -> str:
@@ -213,7 +211,7 @@ def check_value(name: str, value: Any) -> Any:
         return check(value)
     except _Bad as exc:
         raise ValueError(Notice("notice.setting_value", name=name, value=_show(value),
-                                why=exc.why)) from None
+                                why=notice_of(exc))) from None
 
 
 # ------------------------------------------------------------------------------------- loading
@@ -309,7 +307,7 @@ def read_settings(raw: bytes, where: str, *, what: str = "The configuration"
         data, mistakes = _lenient_toml("\n".join("" if "\ufffd" in x else x for x in lines))
     except _Bad as exc:
         return None, [*warnings, Notice("notice.config_mistake", what=what, where=where,
-                                        why=exc.why)]
+                                        why=notice_of(exc))]
     warnings += [Notice("notice.config_line", what=what, where=where, line=line, shown=shown,
                         said=said) for line, shown, said in mistakes]
     return data, warnings
@@ -351,7 +349,8 @@ def load_config(
             checked = check(value)
         except _Bad as exc:
             warnings.append(Notice("notice.config_bad_value", where=where,
-                                   name=_name(section, key), value=_show(value), why=exc.why))
+                                   name=_name(section, key), value=_show(value),
+                                   why=notice_of(exc)))
             return
         if is_path:
             checked = base / Path(checked).expanduser()
@@ -363,7 +362,7 @@ def load_config(
             try:
                 values["camera"] = _camera(value)
             except _Bad as exc:
-                warnings.append(Notice("notice.config_bad_camera", where=where, why=exc.why,
+                warnings.append(Notice("notice.config_bad_camera", where=where, why=notice_of(exc),
                                        kind=DEFAULT_CAMERA["kind"]))
         elif key in _SECTIONS:
             if not isinstance(value, dict):
