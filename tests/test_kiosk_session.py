@@ -488,10 +488,11 @@ def test_a_state_folder_removed_while_the_table_runs_is_made_again(log_path):
 
 
 
-def _full_disk(monkeypatch):
-    """A disk with no room for the log, games/ or the history until ``full[0] = False``."""
+def _full_disk(monkeypatch, no_room: OSError | None = None):
+    """A disk with no room for the log, games/ or the history until ``full[0] = False``
+    (``no_room``: the error the log and games/ meet, a full disk's unless given)."""
     full = [True]
-    no_room = OSError(errno.ENOSPC, "No space left on device")
+    no_room = no_room or OSError(errno.ENOSPC, "No space left on device")
     real_append, real_write = TableLog.append, session_module.write_atomically
     real_record = History.record_game
 

@@ -20,7 +20,6 @@ import pytest  # noqa: E402
 import companion.kiosk.history as history_module  # noqa: E402
 import companion.kiosk.runtime as runtime  # noqa: E402
 import companion.kiosk.session as session_module  # noqa: E402
-import companion.tablelog as tablelog_module  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
 from companion.app.i18n import Notice, tr  # noqa: E402
 from companion.app.inputs import Press  # noqa: E402
@@ -31,7 +30,7 @@ from companion.kiosk.history import History, HistoryError  # noqa: E402
 from companion.kiosk.power import shutdown  # noqa: E402
 from companion.kiosk.runtime import Kiosk  # noqa: E402
 from companion.kiosk.session import TableSession  # noqa: E402
-from companion.tablelog import TableLog, replay_file  # noqa: E402
+from companion.tablelog import replay_file  # noqa: E402
 from tests.app_fakes import MemoryLog  # noqa: E402
 from tests.test_app_screens import _missing, display  # noqa: E402, F401 - display: the screen
 from tests.test_config import write  # noqa: E402
@@ -570,21 +569,7 @@ def test_a_game_that_cannot_be_saved_is_said_on_a_korean_screen(tmp_path, monkey
     try:
         events = planned()
         kiosk.session.push(events[0])
-        broken = [True]
-        real_append, real_open = TableLog.append, open
-
-        def append(self, event):
-            if broken[0]:
-                raise error
-            return real_append(self, event)
-
-        def opener(path, mode="r", *args, **kwargs):
-            if broken[0] and "w" in mode:
-                raise error
-            return real_open(path, mode, *args, **kwargs)
-
-        monkeypatch.setattr(TableLog, "append", append)
-        monkeypatch.setattr(tablelog_module, "open", opener, raising=False)
+        broken = _full_disk(monkeypatch, error)
         kiosk.session.push(events[1])
         broken[0] = False
         kiosk.session.push(events[2])
