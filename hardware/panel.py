@@ -318,8 +318,7 @@ class Panel:
                         for led in bar:
                             _drive(led, 0.0)  # no PWM running until a candle is dimmed
                 self.dials.append(bar or LEDBarGraph(*dial, pin_factory=led_factory))
-            self._pwm = pwm and all(isinstance(led, PWMOutputDevice)
-                                    for dial in self.dials for led in dial)
+            self._pwm = pwm  # still True: every dial was built with PWM
             if pm.chain is None:
                 self.dims = self._pwm
         stuck = []
@@ -475,7 +474,6 @@ class Panel:
             self._lit = duty_cycle(1.0, self._brightness)
             if self._closed or not self.dims:
                 return
-            self._enable_duty = None  # OE again at the next tick: the whole chain at once
             if self._pwm:
                 self._written = [[None] * CANDLES for _ in range(self.pinmap.seats)]
         self._redraw()
