@@ -464,3 +464,4 @@ def test_a_folder_made_for_nothing_is_not_left_behind(tmp_path):
                         ask=scripted(""), say=lambda line: None, flush=0)
         assert result.stopped and not result.saved
     assert not (tmp_path / "new" / "refs").exists() and tmp_path.is_dir()
+    assert not (tmp_path / "new").exists()  # the folder made above it too

@@ -197,7 +197,7 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
     pressed Enter (the synthetic table uses it to lay the card itself)."""
     labels = check_labels(labels)
     out = check_out(out)
-    made = not out.exists()
+    made = [p for p in (out, *out.parents) if not p.exists()]  # the folder, and any above it
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -207,9 +207,10 @@ def enroll(source: Any, out: str | Path, labels: Iterable[str] = IDENTITIES, *,
                        flush=flush, timeout=timeout, attempts=attempts,
                        before_capture=before_capture, buttons=buttons)
     finally:
-        if made:  # made now and nothing saved in it: not left behind, empty
-            with contextlib.suppress(OSError):
-                out.rmdir()
+        # Made now and nothing saved in them: not left behind, empty (new/refs and new/).
+        with contextlib.suppress(OSError):
+            for folder in made:
+                folder.rmdir()
 
 
 def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say, slot, flush,
@@ -250,14 +251,16 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
                 view = mat_from_markers(detect_markers(image))
                 quad = find_in_slot(image, view, slot, find_cards)
                 if quad is None or not card_size_ok(quad, view):
+                    # What lies in the slot alone: not a marker or other outline found
+                    # elsewhere when the slot is empty, nor the slot's own printed outline.
+                    alone = (quad is not None and view is not None
+                             and (zone := view.zone_of(quad)) is not None and zone.name == slot
+                             and not slot_outline(quad, view, slot))
                     if quad is not None and view is not None and view.card_sized(quad):
                         say(f"The {pretty(label)} card in slot {slot.upper()} seems to touch "
                             "something (a corner mark, another card, a finger). Lay it inside "
                             "the corner marks, touching nothing, and try again.")
-                    elif (quad is not None and view is not None
-                            and (zone := view.zone_of(quad)) is not None and zone.name == slot
-                            and not slot_outline(quad, view, slot)
-                            and view.times_a_card(quad) > 1):
+                    elif alone and view.times_a_card(quad) > 1:
                         # One card in the slot, larger than a card on the mat: the mat was
                         # printed at another size (shrunk onto A4). Not a marker or other
                         # outline found elsewhere when the slot is empty, nor the picture on
@@ -265,10 +268,7 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
                         say(f"The card in slot {slot.upper()} looks "
                             f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
                             f"should: {REPRINT_MAT}")
-                    elif (quad is not None and view is not None
-                            and (zone := view.zone_of(quad)) is not None and zone.name == slot
-                            and not slot_outline(quad, view, slot)
-                            and (times := view.misfit_times(quad)) is not None):
+                    elif alone and (times := view.misfit_times(quad)) is not None:
                         # Smaller than a card, in a card's shape: the picture on a card whose
                         # own edge did not show, or cards smaller than the mat is made for.
                         say(f"I cannot see one card in slot {slot.upper()}: what lies there "
