@@ -150,7 +150,7 @@ def _stuck_problem(panel, name: str) -> str | None:
     """What is wrong with the button ``name`` if it reads pressed before it is asked for
     (None: it does not). Such a button gives no press until it comes up: waiting for one
     would end in NO PRESS, which sends the eye to a wire that is not connected."""
-    button = getattr(panel, "buttons", {}).get(name)
+    button = panel.buttons.get(name)
     if button is None or not button.is_active:
         return None
     return ("STUCK: it reads pressed before anyone presses it: a jammed button, its wire "

@@ -69,6 +69,7 @@ class Miswired:
     def __init__(self, panel, *, swap_candles=None, cross=None, bouncy=None):
         self._panel = panel
         self.pinmap = panel.pinmap
+        self.buttons = panel.buttons  # read as the panel's (a button down before it is asked)
         self.swap_candles, self.cross, self.bouncy = swap_candles, cross or {}, bouncy
 
     def show_levels(self, levels):
