@@ -240,7 +240,9 @@ class _Checker:
 def pinmap_from_dict(data: dict, *, source: str = "pin map") -> PinMap:
     """Check a parsed pin map (the TOML document as a dict) and build the PinMap."""
     ck = _Checker(source)
-    if {"camera", "storage", "kiosk", "hardware", "language"} & set(data) and "wiring" not in data:
+    from companion.config import _SECTIONS  # the configuration's own sections
+
+    if {*_SECTIONS, "language"} & set(data) and "wiring" not in data:
         # The table's configuration given for its pin map (both live in /etc/...): said
         # so, not "language: unknown key".
         raise ck.fail("", "this is the companion's configuration, not a pin map: give the "

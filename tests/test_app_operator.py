@@ -811,15 +811,14 @@ def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_
     """The operator's 25 % kept in the settings (over the configuration's 75 %) reaches the
     dials' pins as the table starts, before anyone opens the menu: here a game resumed after a
     power cut, on a 74HC595 chain dimmed through OE on GPIO 2, on mock pins that do PWM."""
-    from pathlib import Path
 
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     import companion.app.controller as controller_module
     import companion.app.devices as devices
     from companion.cli import main
-    from hardware.config import parse_pinmap
     from hardware.panel import build_panel
+    from tests.hardware.hw_helpers import with_oe
 
     made, opened = [], []
 
@@ -829,8 +828,7 @@ def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_
             made.append(self)
 
     factory = MockFactory(pin_class=MockPWMPin)
-    example = Path(__file__).resolve().parents[1] / "hardware" / "pins.example.toml"
-    pinmap = parse_pinmap(example.read_text().replace("# oe = 2 ", "oe = 2 ", 1))
+    pinmap = with_oe()
 
     def open_panel(inputs, pins=None):
         opened.append(build_panel(pinmap, events=inputs, pin_factory=factory))

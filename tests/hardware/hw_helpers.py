@@ -3,8 +3,26 @@
 from __future__ import annotations
 
 import queue
+import re
+from pathlib import Path
 
 from gpiozero.pins.mock import MockPin
+
+from hardware.config import PinMap, parse_pinmap
+
+EXAMPLE_PINS = Path(__file__).resolve().parents[2] / "hardware" / "pins.example.toml"
+
+
+def with_oe_text(line: str = "oe = 2") -> str:
+    """The shipped chain's pin map with its optional OE line put in (``line``), as
+    docs/wiring.md builds it."""
+    text, count = re.subn(r"^# oe = 2 ", line + " ", EXAMPLE_PINS.read_text(), flags=re.M)
+    assert count == 1, "the example offers oe = 2 as a comment"
+    return text
+
+
+def with_oe(line: str = "oe = 2") -> PinMap:
+    return parse_pinmap(with_oe_text(line), source="pins.toml")
 
 
 def sent_words(trace, data_level=False):

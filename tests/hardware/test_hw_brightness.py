@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import pytest
 from gpiozero import DigitalOutputDevice
 from gpiozero.pins.mock import MockFactory
+from hw_helpers import EXAMPLE_PINS, with_oe, with_oe_text
 from hypothesis import given
 from hypothesis import strategies as st
 
 from hardware.config import (
     HEADER_PIN,
-    PinMap,
     PinMapError,
     default_pinmap,
     direct_pinmap,
@@ -154,20 +153,6 @@ def test_closing_a_dimmed_panel_stops_pwm_and_darkens(pwm_factory, direct):
 
 # shift-register wiring --------------------------------------------------------------------------
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "hardware" / "pins.example.toml"
-
-
-def with_oe_text(line: str = "oe = 2") -> str:
-    """The shipped chain's pin map with its optional OE line put in (``line``)."""
-    text, count = re.subn(r"^# oe = 2 ", line + " ", EXAMPLE.read_text(), flags=re.M)
-    assert count == 1, "the example offers oe = 2 as a comment"
-    return text
-
-
-def with_oe(line: str = "oe = 2") -> PinMap:
-    return parse_pinmap(with_oe_text(line), source="pins.toml")
-
-
 def test_the_example_offers_oe_on_a_gpio_both_examples_leave_free():
     assert default_pinmap().chain.oe is None  # optional: the build guide ties OE to GND
     pm = with_oe()
@@ -180,7 +165,7 @@ def test_the_example_offers_oe_on_a_gpio_both_examples_leave_free():
         else:
             used |= {example.chain.data, example.chain.clock, example.chain.latch}
     assert 2 not in used
-    assert re.search(r"^# oe = 2 .*header pin 3 ", EXAMPLE.read_text(), re.M)
+    assert re.search(r"^# oe = 2 .*header pin 3 ", EXAMPLE_PINS.read_text(), re.M)
     assert HEADER_PIN[2] == 3
     # a plain GPIO on the Pi's header: lgpio does PWM in software on any of them
     info = MockFactory().board_info.find_pin("GPIO2")

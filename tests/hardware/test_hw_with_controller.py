@@ -9,18 +9,18 @@ import random
 from pathlib import Path
 
 import pytest
+from hw_helpers import with_oe
 
 from companion.app.controller import Controller
 from companion.app.inputs import Press
 from companion.app.screens.operator import row_values
 from companion.engine import Game
 from companion.simulate import play_game
-from hardware.config import default_pinmap, direct_pinmap, parse_pinmap
+from hardware.config import default_pinmap, direct_pinmap
 from hardware.panel import build_panel
 from hardware.patterns import ROUND_END_TIME, WINNER_TIME
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "full-game.jsonl"
-EXAMPLE_PINS = Path(__file__).resolve().parents[2] / "hardware" / "pins.example.toml"
 DARK = (0.0,) * 5
 
 
@@ -98,12 +98,6 @@ def test_the_round_light_runs_on_seats_in_play_only_and_an_undo_stops_it(panel, 
 
 # brightness ---------------------------------------------------------------------------------
 
-def chain_with_oe():
-    """The shipped chain with its optional OE line on GPIO 2, as docs/wiring.md builds it."""
-    text = EXAMPLE_PINS.read_text().replace("# oe = 2 ", "oe = 2 ", 1)
-    return parse_pinmap(text, source="pins.toml")
-
-
 def dimming(name, factory, panel_on):
     """A panel that dims, and the level of a lit candle of seat 2 as its pins give it."""
     if name == "direct":
@@ -111,7 +105,7 @@ def dimming(name, factory, panel_on):
         pin = factory.pin(pinmap.dials[1][0])
         level = lambda: pin.state  # noqa: E731
     else:
-        pinmap = chain_with_oe()
+        pinmap = with_oe()
         oe = factory.pin(pinmap.chain.oe)
         level = lambda: 1 - oe.state  # noqa: E731 - OE is active low
     return panel_on(pinmap, factory), level
@@ -155,5 +149,5 @@ def test_ignored_is_said_only_where_the_dials_cannot_dim(pwm_factory, mock_facto
     ignored = (False, "50% (kept; these dials ignore it)")
     assert says(direct_pinmap(), pwm_factory) == (True, "50%")
     assert says(default_pinmap(), pwm_factory) == ignored  # OE on GND
-    assert says(chain_with_oe(), pwm_factory) == (True, "50%")
+    assert says(with_oe(), pwm_factory) == (True, "50%")
     assert says(direct_pinmap(), mock_factory) == ignored  # pins without PWM
