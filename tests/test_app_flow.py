@@ -416,6 +416,27 @@ def test_presses_made_before_a_rounds_or_games_end_was_shown_do_not_dismiss_it()
     assert phases == ["confirm"] and app.ctl.phase == "over"
 
 
+def test_closing_the_window_at_a_games_end_is_not_dropped_with_the_presses_before_it():
+    """The presses queued after the one that reached the game's end are dropped, so that
+    they dismiss nothing; the window's close (a quit) was dropped with them."""
+    app, _, _ = make_app(3, 3, camera=False)
+    seen = []
+
+    class Ctl:
+        phase = "confirm"
+        quit = False
+
+        def handle(self, item):
+            seen.append(item)
+            self.phase = "over"
+
+    app.ctl = Ctl()
+    for press in (OK, OK, Press("quit")):
+        app.inputs.put(press)
+    app.drain()
+    assert seen == [OK, Press("quit")]
+
+
 def test_effects_expire_with_the_injected_clock_and_can_be_skipped():
     ctl, _ = start()
     ctl.handle(Tick(10.0))

@@ -111,7 +111,7 @@ class App:
             except queue.Empty:
                 return n
             n += 1
-            if dropping and is_press(item):
+            if dropping and is_press(item) and getattr(item, "kind", None) != "quit":
                 continue  # a second OK pressed at once would dismiss what was never seen
             before = self.ctl.phase
             self._dispatch(item)
