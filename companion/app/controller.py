@@ -376,10 +376,8 @@ class Controller:
             self.language = changes["language"]
         if "seats" in changes:
             self.seats_in_use = changes["seats"]
-            kept = [s for s in self.joined if s <= self.seats_in_use]
-            if self.phase in ("setup_join", "setup_first") and kept != self.joined:
-                self.joined = kept  # a seat no longer in use cannot join the next game
-                self.phase = "setup_join"
+            if self.phase in ("setup_join", "setup_first"):
+                self._keep_seats_in_use()  # a seat no longer in use cannot join the next game
         if "led_brightness" in changes:
             self.led_brightness = changes["led_brightness"]
             problem = self._apply_brightness()
@@ -701,6 +699,14 @@ class Controller:
         else:
             self._say("msg.ok_to_go_on")
 
+    def _keep_seats_in_use(self) -> None:
+        """Seats above the seats in use leave the players joined, who join again (the join
+        screen) when that took anyone away."""
+        kept = [s for s in self.joined if s <= self.seats_in_use]
+        if kept != self.joined:
+            self.joined = kept
+            self.phase = "setup_join"
+
     def _on_over(self, p: Press) -> None:
         if p.kind == "ok":
             self.log = None
@@ -708,10 +714,7 @@ class Controller:
             self.summary = None
             self.phase = "setup_first"
             self._join_order = []  # the last game's players, kept: Back takes the highest first
-            kept = [s for s in self.joined if s <= self.seats_in_use]
-            if kept != self.joined:  # seats in use lowered during the game: from now on
-                self.joined = kept
-                self.phase = "setup_join"
+            self._keep_seats_in_use()  # seats in use lowered during the game: from now on
             self._show()
         else:
             self._say("msg.ok_new_game")
