@@ -101,8 +101,6 @@ def spread(centres: list[int], widths: list[int], gap: int, left: int, right: in
             groups[-1][2] = place(groups[-1][0], groups[-1][1])
     out = list(centres)
     for first, last, edge in groups:
-        if first == last and edge == centres[first] - widths[first] / 2:
-            continue  # where it belongs
         for k in range(first, last + 1):
             out[k] = round(edge + widths[k] / 2)
             edge += widths[k] + gap
@@ -129,6 +127,7 @@ class TableScreen:
         self._text_bytes = 0  # the pixels of the texts kept
         self._cards: dict[tuple[str, int, int, bool], pygame.Surface] = {}
         self.hits: list[tuple[pygame.Rect, Press]] = []
+        self._rows: tuple[float, float, int] | None = None  # see _rows_below
 
     # ----- helpers ------------------------------------------------------------------------
     def R(self, x, y, w, h) -> pygame.Rect:
@@ -217,11 +216,7 @@ class TableScreen:
         text cut short shows that it is."""
         if len(lines) <= count:
             return lines
-        font = self.font(size, bold)
-        last = lines[count - 1].rstrip()
-        while last and font.size(last + "…")[0] > width:
-            last = last[:-1].rstrip()
-        return lines[:count - 1] + [last + "…"]
+        return lines[:count - 1] + [self.fit(lines[count - 1].rstrip() + "…", size, width, bold)]
 
     def button(self, dst, rect, label, press, colour=PANEL_HI, size=26):
         pygame.draw.rect(dst, colour, rect, border_radius=max(4, rect.h // 5))
@@ -709,14 +704,18 @@ class TableScreen:
         starts, how far apart they are and how many there are. On the grid, MESSAGE_ROWS
         rows 26 apart from y 610; where the display is taller than the grid scaled to its
         width (800x480: 450 of its 480 pixels), as many rows as the height left under the
-        prompt holds at the events' line height (five), spread over it."""
+        prompt holds at the events' line height (five), spread over it. Worked out once: it
+        depends on the display's size alone, and each row drawn asks for it."""
+        if self._rows is not None:
+            return self._rows
         top = 610 * self.scale
         height = self.size[1] - 6 * self.scale - top
         # Rows are 26 apart on the grid at least: counted at that pitch, they all fit (a
         # 1280x800 display held 8 at the font's line height, the last under its bottom edge).
         line = max(self.font(self.readable(20)).get_linesize(), 26 * self.scale)
         count = max(MESSAGE_ROWS, int(height // line))
-        return top, max(26 * self.scale, height / count), count
+        self._rows = (top, max(26 * self.scale, height / count), count)
+        return self._rows
 
     def _row_y(self, row: int, nudge: int = 0) -> int:
         """The top of row ``row`` under the prompt, ``nudge`` lower on the grid."""
