@@ -492,6 +492,21 @@ def test_accented_names_are_drawn_not_boxed():
                - mixed.get_height()) <= 3
 
 
+def test_a_screen_of_letters_the_font_has_loads_no_fallback_font(monkeypatch):
+    """Each new text built pygame's fallback font (about a millisecond) whether or not a
+    letter needed it: none of the table's own texts does."""
+    from companion.app.screens import glyphs
+
+    built = []
+    real = glyphs.fallback_for
+    monkeypatch.setattr(glyphs, "fallback_for", lambda *a: built.append(a) or real(*a))
+    for lang in ("en", "ko"):
+        render("turn", lang, (800, 480))
+    assert built == []
+    TableScreen((800, 480)).text("José", 30, (255, 255, 255), True)
+    assert len(built) == 1  # a letter it lacks: loaded then
+
+
 def test_letters_are_still_looked_up_after_pygame_was_quit_and_started_again():
     """The fonts opened to ask which letters they have die with pygame's freetype: the
     statistics screen failed ('Invalid freetype font') once something had quit it."""

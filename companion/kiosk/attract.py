@@ -159,11 +159,14 @@ class Fonts:
         """``text`` in this font, with the letters it lacks (é, ü) in pygame's own."""
         from companion.app.screens import glyphs  # noqa: PLC0415
 
-        key = ("fallback", px)
-        if key not in self._sizes:
-            self._sizes[key] = glyphs.fallback_for(self(px), px)
+        def fallback():
+            key = ("fallback", px)
+            if key not in self._sizes:
+                self._sizes[key] = glyphs.fallback_for(self(px), px)
+            return self._sizes[key]
+
         return glyphs.render(text, colour, self(px), str(self.path) if self.path else None,
-                             self._sizes[key])
+                             fallback)
 
 
 class AttractScreen:

@@ -7,6 +7,7 @@ when it has it, else in pygame's font (FreeSans) when that one has it."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import pygame
 
@@ -38,11 +39,13 @@ def has_letter(path: str | None, letter: str) -> bool:
 
 
 def render(text: str, colour, font: pygame.font.Font, path: str | None,
-           fallback: pygame.font.Font) -> pygame.Surface:
+           fallback: Callable[[], pygame.font.Font]) -> pygame.Surface:
     """``text`` drawn in ``font`` (loaded from ``path``), each run of letters it lacks but
-    pygame's font has drawn in ``fallback``, on one line, baselines aligned."""
+    pygame's font has drawn in the font ``fallback()`` gives, on one line, baselines aligned
+    (asked for only then: most texts need none, and loading one takes a millisecond)."""
     if all(has_letter(path, c) for c in text):
         return font.render(text, True, colour)
+    fallback = fallback()
     runs: list[list] = []  # [font, letters]
     for c in text:
         use = font if has_letter(path, c) or not has_letter(None, c) else fallback

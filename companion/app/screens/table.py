@@ -162,7 +162,7 @@ class TableScreen:
         if surf is None:
             path = font_path(bold)
             surf = glyphs.render(s, colour, self.font(size, bold), str(path) if path else None,
-                                 self.fallback(size, bold))
+                                 lambda: self.fallback(size, bold))
             size_bytes = surf.get_width() * surf.get_height() * surf.get_bytesize()
             if self._text_bytes + size_bytes > TEXT_CACHE_BYTES:
                 # Counted in pixels, not in texts: a few thousand long lines were 130 MB.
