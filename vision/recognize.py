@@ -544,10 +544,11 @@ def _named_like_cards(label: str, files: Sequence[Path]) -> bool:
     return all(a[:3] != b[:3] for i, a in enumerate(words) for b in words[i + 1:])
 
 
-def same_pictures(files: dict[str, list[Path]]) -> list[tuple[Path, Path]]:
+def same_pictures(files: dict[str, list[Path]]
+                  ) -> list[tuple[tuple[str, Path], tuple[str, Path]]]:
     """Pairs of files of two cards (``reference_files``) that hold the same picture, byte
-    for byte: ghost.png copied over cook.png. Files that cannot be read are left to
-    reading to say."""
+    for byte, each with its card's label: ghost.png copied over cook.png. Files that cannot
+    be read are left to reading to say."""
     seen: dict[bytes, tuple[str, Path]] = {}
     pairs = []
     for label, paths in files.items():
@@ -557,7 +558,7 @@ def same_pictures(files: dict[str, list[Path]]) -> list[tuple[Path, Path]]:
                 continue
             other = seen.setdefault(digest, (label, f))
             if other[0] != label:
-                pairs.append((other[1], f))
+                pairs.append((other, (label, f)))
     return pairs
 
 

@@ -155,11 +155,6 @@ class ReferencesUnusable(ValueError):
         self.warning = warning
 
 
-def _label_of(files: dict[str, list], path) -> str:
-    """The label whose files hold ``path``."""
-    return next(label for label, paths in files.items() if path in paths)
-
-
 def _by_identity(files: dict[str, list]) -> dict[str, list]:
     """``files`` by label, the labels that name one identity (``Chef`` and ``cook``) made
     one, named as the identity: as two cards, each would keep the other from being named."""
@@ -201,8 +196,9 @@ def table_recognizer(references):
     files = _by_identity(reference_files(references))  # EnrolmentError: no such folder
     same = same_pictures(files)
     if same:
-        a, b = same[0]
-        card_a, card_b = (label_identity(_label_of(files, f)) or f.stem for f in (a, b))
+        (label_a, a), (label_b, b) = same[0]
+        card_a, card_b = (label_identity(label) or f.stem for label, f in ((label_a, a),
+                                                                          (label_b, b)))
         names = [shown_name(f.relative_to(references)) for f in (a, b)]
         raise ReferencesUnusable(
             f"{names[0]} and {names[1]} are the same picture, so neither card can be told "
