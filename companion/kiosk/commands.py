@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import stat
 import sys
 from pathlib import Path
 
@@ -127,21 +128,22 @@ def export_command(args) -> int:
         from companion.tablelog import write_atomically
 
         out = Path(args.output)
-        if out.exists() and not (out.is_file() or out.is_dir()):  # /dev/stdout, a pipe
-            try:
-                with open(out, "w", encoding="utf-8") as f:
-                    f.write(text)
-            except OSError as exc:
-                print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-                return 1
-            return 0
-        if out.exists() and (out.is_dir() or out.stat().st_size):
+        try:
+            st = out.stat()
+        except OSError:
+            st = None  # not there yet (or not to be told: writing will say)
+        if st is not None and (stat.S_ISDIR(st.st_mode)
+                               or (stat.S_ISREG(st.st_mode) and st.st_size)):
             # A table log or another export given by mistake would be lost for good.
             print(f"{args.output} already exists: give a new file name, or remove it first.",
                   file=sys.stderr)
             return 1
         try:
-            write_atomically(out, text.encode("utf-8"))
+            if st is not None and not stat.S_ISREG(st.st_mode):  # /dev/stdout, a pipe
+                with open(out, "w", encoding="utf-8") as f:
+                    f.write(text)
+            else:
+                write_atomically(out, text.encode("utf-8"))
         except OSError as exc:
             print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
             return 1
