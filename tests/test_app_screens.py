@@ -507,6 +507,24 @@ def test_a_screen_of_letters_the_font_has_loads_no_fallback_font(monkeypatch):
     assert len(built) == 1  # a letter it lacks: loaded then
 
 
+def test_a_redraw_of_the_same_screen_wraps_no_text_again(monkeypatch):
+    """Each full redraw (every frame while an effect plays) wrapped the prompt at up to four
+    sizes and the messages again, measuring every word."""
+    ctl, panel = SCENES["message"]()
+    screen = TableScreen((800, 480), panel=panel, card_art=False)
+    wrapped = []
+    real = TableScreen._wrap
+    monkeypatch.setattr(TableScreen, "_wrap", staticmethod(
+        lambda *a: wrapped.append(a[0]) or real(*a)))
+    screen.draw(pygame.Surface((800, 480)), ctl)
+    first = len(wrapped)
+    screen.draw(pygame.Surface((800, 480)), ctl)
+    assert first > 0 and len(wrapped) == first
+    lines = screen.wrap("one two three", 22, 60)
+    lines.append("changed by its caller")
+    assert screen.wrap("one two three", 22, 60) == lines[:-1]
+
+
 def test_letters_are_still_looked_up_after_pygame_was_quit_and_started_again():
     """The fonts opened to ask which letters they have die with pygame's freetype: the
     statistics screen failed ('Invalid freetype font') once something had quit it."""

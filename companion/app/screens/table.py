@@ -125,6 +125,7 @@ class TableScreen:
         self._fonts: dict[tuple[int, bool], pygame.font.Font] = {}
         self._text: dict[tuple, pygame.Surface] = {}
         self._text_bytes = 0  # the pixels of the texts kept
+        self._wrapped: dict[tuple, list[str]] = {}  # wrap's lines, cleared with the texts
         self._cards: dict[tuple[str, int, int, bool], pygame.Surface] = {}
         self.hits: list[tuple[pygame.Rect, Press]] = []
         self._rows: tuple[float, float, int] | None = None  # see _rows_below
@@ -167,6 +168,7 @@ class TableScreen:
             if self._text_bytes + size_bytes > TEXT_CACHE_BYTES:
                 # Counted in pixels, not in texts: a few thousand long lines were 130 MB.
                 self._text.clear()
+                self._wrapped.clear()
                 self._text_bytes = 0
             self._text[key] = surf
             self._text_bytes += size_bytes
@@ -184,9 +186,17 @@ class TableScreen:
 
     def wrap(self, s: str, size: int, width: int | list[int], bold=False) -> list[str]:
         """Lines of s that fit width pixels (splits on spaces; long words on characters).
-        width: one for every line, or a list: line k fits width[k], the last one the rest."""
-        font = self.font(size, bold)
+        width: one for every line, or a list: line k fits width[k], the last one the rest.
+        Kept while the texts drawn are (a full redraw wraps the same texts again)."""
         widths = [width] if isinstance(width, int) else list(width)
+        key = (s, size, tuple(widths), bold)
+        kept = self._wrapped.get(key)
+        if kept is None:
+            kept = self._wrapped[key] = self._wrap(s, self.font(size, bold), widths)
+        return list(kept)
+
+    @staticmethod
+    def _wrap(s: str, font: pygame.font.Font, widths: list[int]) -> list[str]:
         lines, line = [], ""
 
         def room() -> int:
