@@ -656,8 +656,8 @@ def test_the_mat_in_full_view_is_not_a_close_up(rec, deck, monkeypatch):
     looked_at = []
     classify_quad = rec.classify_quad
     monkeypatch.setattr(rec, "classify_quad",
-                        lambda image, corners: looked_at.append(corners) or classify_quad(
-                            image, corners))
+                        lambda image, corners, **kw: looked_at.append(corners)
+                        or classify_quad(image, corners, **kw))
     assert sorted(r.label for r in rec.read(full)) == ["cook", "vampire"]
     assert len(looked_at) == 2  # the two cards, not the mat they lie on
 

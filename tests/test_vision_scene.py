@@ -308,3 +308,32 @@ def test_only_pieces_far_smaller_than_the_other_cards_named_go():
     close = Reading("vampire", 0.9, CARD * np.float32(3))
     half = Reading("butler", 0.6, CARD * np.float32([0.5, 1]) + np.float32([200, 0]))
     assert _without_undersized([cards[0], close, half], [half]) == [cards[0], close, half]
+
+
+def test_a_card_found_apart_from_the_others_barely_sure_stands_unchecked(monkeypatch):
+    """A card alone on the table, the first look barely sure of it (cook at 0.51): it is no
+    part of a card showing from under another, so the features are not asked."""
+    from vision.recognize import GUESS_SURE
+
+    rec = Recognizer.from_dir(CARDS)
+    scene = S.random_scene(S.load_deck(), 50028)
+    card = scene.cards[0]
+    assert rec.glance_quad(scene.image, card.corners).score < GUESS_SURE
+    monkeypatch.setattr(rec, "_feature_votes", lambda *a: pytest.fail("features asked"))
+    assert [r.label for r in rec.read(scene.image)] == [card.label]
+
+
+def test_an_outline_far_smaller_than_a_card_named_is_not_named_by_the_features(monkeypatch):
+    """The part of a card's picture showing beside the cards on it was found as a card, a
+    third of the size of a card named by its look; the first look is unsure of it. It can
+    only be a piece of a card: the features are not asked, and it is unknown."""
+    rec = Recognizer.from_dir(CARDS)
+    scene = S.random_scene(S.load_deck(), 73012)
+    monkeypatch.setattr(rec, "_feature_votes", lambda *a: pytest.fail("features asked"))
+    readings = rec.read(scene.image)
+    named = [r for r in readings if r.label is not None]
+    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
+                                        for r in named]
+    areas = [cv2.contourArea(r.corners) for r in named]
+    assert any(r.label is None and cv2.contourArea(r.corners) < 0.4 * max(areas)
+               for r in readings)

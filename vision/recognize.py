@@ -1073,18 +1073,28 @@ class Recognizer:
         clear_win = 1.0 - runner_up / inliers
         return round(float(min(1.0, enough, spread_out, clear_win)), 4)
 
-    def classify_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
+    def classify_quad(self, image: np.ndarray, corners: np.ndarray, *,
+                      look: tuple[np.ndarray | None, Match] | None = None,
+                      apart: bool = False, piece: bool = False) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again: the
         first look (thumbnails) when it is sure (barely sure: unless the features lean to
         another card, ``check_guess``), or the closer look when the first found it like a few
         others, the feature matcher otherwise. A card the features name is also
-        placed in the picture (``Match.placed``) by the turn and scale they fit."""
+        placed in the picture (``Match.placed``) by the turn and scale they fit.
+
+        ``look``: the first look taken already (``first_look``). An outline standing
+        ``apart`` from every other found is no part of a card showing from under another: a
+        first look barely sure of it stands unchecked. An outline that can only be a
+        ``piece`` of a card (far smaller than a card named) is named by its looks alone: the
+        features are not asked to name it."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
-        per, fast = self._first_look(image, c)
-        checked, asked = self._checked(image, c, fast, found=True)
+        per, fast = look or self._first_look(image, c)
+        checked, asked = self._checked(image, c, fast, found=True, apart=apart)
         if checked.label is not None:
             self.fast_named += 1
             return fast
+        if piece and asked is None:
+            return checked
         votes, side, size = asked or self._feature_votes(image, c)
         match = self._agreeing(self._decide(votes), per)
         if match.label is None:
@@ -1143,6 +1153,13 @@ class Recognizer:
         score = round(float(score), 4)
         return Match(match.best if score >= self.threshold else None, score, match.best)
 
+    def first_look(self, image: np.ndarray, corners: np.ndarray
+                   ) -> tuple[np.ndarray | None, Match]:
+        """The first look at the card inside ``corners``, to give ``classify_quad``: its
+        thumbnail's correlations by label (None without thumbnails) and its match
+        (``glance_quad``)."""
+        return self._first_look(image, np.asarray(corners, np.float32).reshape(4, 2))
+
     def glance_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
         """The first look alone (with its closer look at cards alike): the card inside
         ``corners`` by its thumbnail. Label None when the thumbnail is not clearly one card's
@@ -1166,10 +1183,11 @@ class Recognizer:
         return self._checked(image, np.asarray(corners, np.float32).reshape(4, 2), m,
                              found=found)[0]
 
-    def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool
-                 ) -> tuple[Match, tuple | None]:
+    def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool,
+                 apart: bool = False) -> tuple[Match, tuple | None]:
         """``check_guess``, and the features' votes, side and size (``_feature_votes``)
-        when it asked them."""
+        when it asked them; on an outline found ``apart`` from every other (see
+        ``classify_quad``), they are not asked."""
         if m.label is not None and m.label not in self.labels:
             raise ValueError(f"{m.label!r} is no card enrolled here: the match to check must "
                              f"name one of {', '.join(self.labels)}")
@@ -1178,6 +1196,8 @@ class Recognizer:
         if self.labels.index(m.label) in self._look_alikes:
             # The features cannot tell it from its look-alikes: nothing else to go by.
             return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best), None
+        if found and apart:
+            return m, None
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best
         if lean == m.label or (found and lean is None):

@@ -52,6 +52,10 @@ NESTED_SMALLER = 0.6
 # least is no card (see _without_undersized); a card found, barely sure, under UNDERSIZED of
 # one is checked as a guess (see _small_checked).
 UNDERSIZED = 0.4
+# A card found with no other outline found (but for those inside it: its picture panel)
+# nearer than APART of its size (the square root of its area) stands apart from the others:
+# it is no part of a card showing from under another (see ``Recognizer.classify_quad``).
+APART = 0.1
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -75,8 +79,16 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     out = []
     pieces: list[Reading] = []  # halves and parts named by their look alone
     found: list[Reading] = []  # the cards named on the outlines found
-    for corners in cards:
-        reading = _where_named(image, rec.classify_quad(image, corners), corners, panels)
+    # The first looks at every card found come first: a card they name surely tells which
+    # other outlines can only be pieces of a card, the features not worth asking there.
+    looks = [rec.first_look(image, corners) for corners in cards]
+    sure = [corners for corners, (_, m) in zip(cards, looks, strict=True)
+            if m.label is not None and m.score >= GUESS_SURE]
+    others = [*cards, *blocks, *parts, *panels]
+    for corners, look in zip(cards, looks, strict=True):
+        m = rec.classify_quad(image, corners, look=look, apart=_apart(corners, others),
+                              piece=_a_piece(corners, sure))
+        reading = _where_named(image, m, corners, panels)
         inside = _inside_named(rec, image, corners, cards) if reading.label is None else []
         out.extend(inside or [reading])
         pieces.extend(inside)
@@ -97,6 +109,44 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
             break  # one card photographed from close by
     out = _without_undersized(_without_nested(out), pieces)
     return _small_checked(rec, image, out, found)
+
+
+def _a_piece(corners: np.ndarray, named: Sequence[np.ndarray]) -> bool:
+    """Can the outline ``corners`` only be a piece of a card, by the cards ``named``: far
+    smaller than one (UNDERSIZED of its area), or inside one and clearly smaller
+    (NESTED_INSIDE, NESTED_SMALLER: its picture panel)? The cards of a deck are all one
+    size."""
+    area = cv2.contourArea(corners)
+    for other in named:
+        around = cv2.contourArea(other)
+        if other is corners:
+            continue
+        if area < UNDERSIZED * around or (area < NESTED_SMALLER * around
+                                          and _inter(corners, other) >= NESTED_INSIDE * area):
+            return True
+    return False
+
+
+def _apart(corners: np.ndarray, others: Sequence[np.ndarray]) -> bool:
+    """Does the outline ``corners`` stand apart from the ``others`` (APART), but for those
+    lying inside it?"""
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    near = APART * np.sqrt(cv2.contourArea(quad))
+    for other in others:
+        o = np.asarray(other, np.float32).reshape(4, 2)
+        if other is corners or _inter(o, quad) >= NESTED_INSIDE * cv2.contourArea(o):
+            continue
+        if _inter(o, quad) > 0 or min(_distance(p, q) for p, q in ((quad, o), (o, quad))) < near:
+            return False
+    return True
+
+
+def _distance(points: np.ndarray, quad: np.ndarray) -> float:
+    """How near the nearest of ``points`` comes to the outline of ``quad`` (two quads lying
+    apart come nearest at a corner of one of them)."""
+    contour = quad.reshape(-1, 1, 2)
+    return min(abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True))
+               for x, y in points)
 
 
 def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
