@@ -280,6 +280,7 @@ _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
 _ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
 _OFFSETS: dict[int, np.ndarray] = {}
 _ZERO = 2  # the offsets start at -2: the side where it lies
+_SHARE = float(np.float32(1 / len(_T)))  # one point's share of a side
 _NEXT = [1, 2, 3, 0]
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])  # a unit square, corners clockwise
 _SIDES = np.arange(4)
@@ -293,7 +294,7 @@ def _offsets(reach: int) -> np.ndarray:
 
 
 def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = True
-            ) -> tuple[np.ndarray, np.ndarray]:
+            ) -> tuple[np.ndarray, list[float]]:
     """Push each side outwards onto the outermost straight edge within ``reach`` pixels.
 
     ``near`` is the edges grown by a pixel each way (``_KERNEL``): the outermost line on it
@@ -316,24 +317,33 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = Tr
                   + (cx * dy - dx * cy) + (dx * ay - ax * dy))
     nrm = d[:, ::-1] * ((_ROT if twice_area > 0 else -_ROT)
                         / (np.sqrt((d * d).sum(axis=1)) + 1e-9)[:, None])
-    # Points along each side (24), shifted along its outward normal by each offset (O):
-    # 4 x O x 24 x 2, looked up at the nearest pixel (none outside the picture).
-    pts = (p[:, None, None, :] + _T[None, None, :, None] * d[:, None, None, :]
-           + offsets[None, :, None, None] * nrm[:, None, None, :]).reshape(-1, len(_T), 2)
-    hits = cv2.remap(near, pts, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
-    sup = np.count_nonzero(hits.reshape(4, -1, len(_T)), axis=2) * np.float32(1 / len(_T))
-    top = sup.max(axis=1)
-    # The outermost line nearly as well supported as the best one: the outline.
-    outermost = sup.shape[1] - 1 - np.argmax((sup >= 0.9 * top[:, None])[:, ::-1], axis=1)
-    k = np.where(top >= 0.6, outermost, _ZERO)
-    support = sup[_SIDES, k]
-    # Back onto the edge (a side on the last line looked at too: measured, leaving those
-    # there lost cards the benchmark found).
-    moved = offsets[k] - np.where((top >= 0.6) & on_edge, _GROWN, np.float32(0))
-    starts = (p + moved[:, None] * nrm).tolist()
+    # Points along each side (24), shifted along its outward normal by each offset (O): x
+    # and y apart, 2 x 4 x O x 24 (the 24 last: numpy's loops run long), looked up at the
+    # nearest pixel (none outside the picture).
+    along = p.T[:, :, None] + _T * d.T[:, :, None]
+    xy = along[:, :, None, :] + offsets[:, None] * nrm.T[:, :, None, None]
+    n = len(offsets)
+    hits = cv2.remap(near, xy[0].reshape(4 * n, -1), xy[1].reshape(4 * n, -1),
+                     cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+    counts = np.count_nonzero(hits, axis=1).tolist()
+    support, moved = [], []
+    for i in range(0, 4 * n, n):
+        sup = [c * _SHARE for c in counts[i:i + n]]
+        top = max(sup)
+        k = _ZERO
+        if top >= 0.6:
+            # The outermost line nearly as well supported as the best one: the outline.
+            k = n - 1
+            while sup[k] < 0.9 * top:
+                k -= 1
+        support.append(sup[k])
+        # Back onto the edge (a side on the last line looked at too: measured, leaving those
+        # there lost cards the benchmark found).
+        moved.append(float(k - _ZERO) - (1.0 if top >= 0.6 and on_edge else 0.0))
+    starts = (p + np.float32(moved)[:, None] * nrm).tolist()
     out = _corners([(x, y, ex, ey) for (x, y), (ex, ey) in zip(starts, d.tolist(), strict=True)])
     if out is None:
-        return q, np.zeros(4, np.float32)
+        return q, [0.0] * 4
     return out, support
 
 
@@ -721,9 +731,8 @@ def _enclosed(cands: list[np.ndarray], squares: list[np.ndarray], near: np.ndarr
     return out
 
 
-def _supported(support: np.ndarray) -> bool:
+def _supported(s: list[float]) -> bool:
     """Does a refined quad run along edges (``_refine``'s support of each side)?"""
-    s = support.tolist()
     return min(s) >= MIN_SIDE_SUPPORT and sum(s) / 4 >= MIN_MEAN_SUPPORT
 
 
@@ -886,7 +895,7 @@ def on_outline(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, list[fl
     # a place tried around a panel is taken when the first look names it, and one tighter
     # place, turned a quarter around our cards' nearly square panel, was named so.
     pushed, support = _refine(inside, near, REACH * _short_side(inside), on_edge=False)
-    return _to_picture(pushed, scale) + at, support.tolist()
+    return _to_picture(pushed, scale) + at, support
 
 
 def _part(image: np.ndarray, q: np.ndarray, *, margin: int):
