@@ -12,6 +12,7 @@ nothing moved.
 from __future__ import annotations
 
 import math
+from array import array
 from typing import NamedTuple
 
 import cv2
@@ -277,11 +278,10 @@ _KERNEL = np.ones((3, 3), np.uint8)
 _GROWN = np.float32(1)  # how far _KERNEL grows the edges (pixels)
 _SEAM_KERNEL = np.ones((SEAM_WIDTH, SEAM_WIDTH), np.uint8)
 _T = np.linspace(0.1, 0.9, 24, dtype=np.float32)
-_ROT = np.float32([1, -1])  # (dy, dx) * _ROT = (dy, -dx): a side's normal
 _OFFSETS: dict[int, np.ndarray] = {}
 _ZERO = 2  # the offsets start at -2: the side where it lies
 _SHARE = float(np.float32(1 / len(_T)))  # one point's share of a side
-_NEXT = [1, 2, 3, 0]
+_TINY = float(np.float32(1e-9))  # keeps a side of no length from dividing by zero
 _UNIT = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])  # a unit square, corners clockwise
 _SIDES = np.arange(4)
 
@@ -309,23 +309,57 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = Tr
     """
     offsets = _offsets(int(reach))
     p = np.asarray(q, np.float32)
-    d = p[_NEXT] - p  # 4 x 2: each side's direction
-    (ax, ay), (bx, by), (cx, cy), (dx, dy) = p.tolist()
-    # Outward normals: (dy, -dx) points outwards for a quad going clockwise on screen (y
-    # down), whose signed area is positive; the other way round, flip them all.
-    twice_area = ((ax * by - bx * ay) + (bx * cy - cx * by)
-                  + (cx * dy - dx * cy) + (dx * ay - ax * dy))
-    nrm = d[:, ::-1] * ((_ROT if twice_area > 0 else -_ROT)
-                        / (np.sqrt((d * d).sum(axis=1)) + 1e-9)[:, None])
+    pts = p.tolist()
+    ex, ey, nx, ny = _directions(pts)
     # Points along each side (24), shifted along its outward normal by each offset (O): x
     # and y apart, 2 x 4 x O x 24 (the 24 last: numpy's loops run long), looked up at the
     # nearest pixel (none outside the picture).
-    along = p.T[:, :, None] + _T * d.T[:, :, None]
-    xy = along[:, :, None, :] + offsets[:, None] * nrm.T[:, :, None, None]
+    along = p.T[:, :, None] + _T * np.float32([ex, ey])[:, :, None]
+    xy = along[:, :, None, :] + offsets[:, None] * np.float32([nx, ny])[:, :, None, None]
     n = len(offsets)
     hits = cv2.remap(near, xy[0].reshape(4 * n, -1), xy[1].reshape(4 * n, -1),
                      cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
-    counts = np.count_nonzero(hits, axis=1).tolist()
+    support, moved = _outermost((hits != 0).sum(axis=1).tolist(), n, on_edge)
+    # Each side's start moved along its normal (in float32, as before).
+    step_x = _f32([m * v for m, v in zip(moved, nx, strict=True)])
+    step_y = _f32([m * v for m, v in zip(moved, ny, strict=True)])
+    sx = _f32([x + s for (x, _), s in zip(pts, step_x, strict=True)])
+    sy = _f32([y + s for (_, y), s in zip(pts, step_y, strict=True)])
+    out = _corners(list(zip(sx, sy, ex, ey, strict=True)))
+    if out is None:
+        return q, [0.0] * 4
+    return out, support
+
+
+def _f32(values) -> list[float]:
+    """Plain floats rounded to float32. An operation on two float32 numbers done on plain
+    floats (doubles) and rounded so gives what float32 arithmetic gives (+, -, *, / and the
+    square root: a double has more than twice float32's digits, plus two)."""
+    return array("f", values).tolist()
+
+
+def _directions(pts: list[list[float]]) -> tuple[list[float], ...]:
+    """The x and y of each side's direction (corner to next corner) and of its outward unit
+    normal, float32 as numpy would give them, for a quad's corners given as float32 values."""
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = pts
+    ex = _f32([bx - ax, cx - bx, dx - cx, ax - dx])
+    ey = _f32([by - ay, cy - by, dy - cy, ay - dy])
+    xx, yy = _f32([x * x for x in ex]), _f32([y * y for y in ey])
+    length = _f32([math.sqrt(v) for v in _f32([a + b for a, b in zip(xx, yy, strict=True)])])
+    inv = _f32([1 / v for v in _f32([v + _TINY for v in length])])
+    # (dy, -dx) points outwards for a quad going clockwise on screen (y down), whose signed
+    # area is positive; the other way round, flip them all.
+    twice_area = ((ax * by - bx * ay) + (bx * cy - cx * by)
+                  + (cx * dy - dx * cy) + (dx * ay - ax * dy))
+    if twice_area <= 0:
+        inv = [-v for v in inv]
+    return (ex, ey, _f32([y * v for y, v in zip(ey, inv, strict=True)]),
+            _f32([x * -v for x, v in zip(ex, inv, strict=True)]))
+
+
+def _outermost(counts: list[int], n: int, on_edge: bool) -> tuple[list[float], list[float]]:
+    """For each side (``n`` counts of points on an edge, one per offset), the share of it
+    along an edge where it goes and how far it moves (see ``_refine``)."""
     support, moved = [], []
     for i in range(0, 4 * n, n):
         sup = [c * _SHARE for c in counts[i:i + n]]
@@ -340,11 +374,7 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = Tr
         # Back onto the edge (a side on the last line looked at too: measured, leaving those
         # there lost cards the benchmark found).
         moved.append(float(k - _ZERO) - (1.0 if top >= 0.6 and on_edge else 0.0))
-    starts = (p + np.float32(moved)[:, None] * nrm).tolist()
-    out = _corners([(x, y, ex, ey) for (x, y), (ex, ey) in zip(starts, d.tolist(), strict=True)])
-    if out is None:
-        return q, [0.0] * 4
-    return out, support
+    return support, moved
 
 
 def _keep_strip(contour: np.ndarray, q: np.ndarray, near: np.ndarray, img_area: float,
@@ -366,16 +396,21 @@ def _fit_sides(contour: np.ndarray, q: np.ndarray) -> np.ndarray | None:
     lands further from ``q``'s than its short side (two sides fitted nearly parallel meet
     far away: the outline is no quad)."""
     pts = _dense(contour)
-    lines = []
+    sides = []
     for i in range(4):
         a, b = q[i], q[(i + 1) % 4]
         d = b - a
         n = float(np.hypot(*d))
-        t = ((pts - a) @ d) / (n * n)
-        off = np.abs((pts - a) @ np.float32([-d[1], d[0]])) / n
+        rel = pts - a
+        t = (rel @ d) / (n * n)
+        off = np.abs(rel @ np.float32([-d[1], d[0]])) / n
         near = pts[(t > 0.1) & (t < 0.9) & (off < 0.05 * n + 2)]
         if len(near) < 2:
             return None
+        sides.append(near)
+    # Every side's points first: a robust line fit costs more than all of the above.
+    lines = []
+    for near in sides:
         dx, dy, x, y = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((float(x), float(y), float(dx), float(dy)))
     fitted = _corners(lines)
