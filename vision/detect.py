@@ -87,8 +87,12 @@ CORNER_INSIDE = 0.9
 def order_corners(quad: np.ndarray) -> np.ndarray:
     """4 x 2 corners clockwise (in picture coordinates), starting at the corner where a
     short side begins, so that side 0->1 is a short side (the card's top or bottom)."""
-    # Plain floats: four points need no array arithmetic, which costs more than it computes.
-    pts = np.asarray(quad, np.float32).reshape(4, 2).tolist()
+    return np.array(_clockwise(np.asarray(quad, np.float32).reshape(4, 2).tolist()), np.float32)
+
+
+def _clockwise(pts: list[list[float]]) -> list[list[float]]:
+    """``order_corners`` on plain floats: four points need no array arithmetic, which costs
+    more than it computes."""
     cx = (pts[0][0] + pts[1][0] + pts[2][0] + pts[3][0]) / 4
     cy = (pts[0][1] + pts[1][1] + pts[2][1] + pts[3][1]) / 4
     pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))  # clockwise on screen (y down)
@@ -98,7 +102,7 @@ def order_corners(quad: np.ndarray) -> np.ndarray:
     # Of the two short sides, start with the one nearer the top of the picture.
     if pts[2][1] + pts[3][1] < pts[0][1] + pts[1][1]:
         pts = pts[2:] + pts[:2]
-    return np.array(pts, np.float32)
+    return pts
 
 
 def _dist(a, b) -> float:
@@ -147,19 +151,20 @@ def _colour_edges(grey: np.ndarray, colour: np.ndarray) -> np.ndarray:
 def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
+    first = None
     for eps in (0.02, 0.035, 0.05):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
             return approx.reshape(4, 2).astype(np.float32)
         if len(approx) < 4:
             return None
+        first = approx if first is None else first
     # Five to eight sides: a corner cut off (a hand, glare, a rounded corner). Keep the four
     # longest sides and intersect them.
-    approx = cv2.approxPolyDP(hull, 0.02 * peri, True).reshape(-1, 2).astype(np.float32)
-    n = len(approx)
+    n = len(first)
     if n > 8:
         return None
-    pts = approx.tolist()
+    pts = first.reshape(-1, 2).tolist()  # whole pixels
     sides = [(_dist(pts[i], pts[(i + 1) % n]), i) for i in range(n)]
     keep = sorted(i for _, i in sorted(sides, reverse=True)[:4])
     lines = [(*pts[i], pts[(i + 1) % n][0] - pts[i][0], pts[(i + 1) % n][1] - pts[i][1])
@@ -825,18 +830,25 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
     if not 4 <= n <= CORNER_MAX_RUNS:
         return []
     shortest = 0.9 * _smallest_short_side(img_area)
-    pts = runs.reshape(-1, 2).astype(np.float32)
+    pts = runs.reshape(-1, 2).tolist()  # whole pixels: plain numbers keep them exact
+    # Each run's length (from point i to the next) in float32, as measured before.
+    lengths = _f32([math.hypot(bx - ax, by - ay)
+                    for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1], strict=True)])
     x, y, bw, bh = cv2.boundingRect(outline)
     fill = None
     out = []
     for i in range(n):
-        v = pts[i]
-        a, b = pts[i - 1] - v, pts[(i + 1) % n] - v
-        la, lb = float(np.hypot(*a)), float(np.hypot(*b))
-        if (min(la, lb) < shortest or abs(float(a @ b)) > CORNER_COS * la * lb
+        la, lb = lengths[i - 1], lengths[i]
+        if min(la, lb) < shortest:
+            continue
+        vx, vy = pts[i]
+        ax, ay = pts[i - 1][0] - vx, pts[i - 1][1] - vy
+        bx, by = pts[(i + 1) % n][0] - vx, pts[(i + 1) % n][1] - vy
+        if (abs(ax * bx + ay * by) > CORNER_COS * la * lb
                 or not CORNER_ASPECT[0] <= max(la, lb) / min(la, lb) <= CORNER_ASPECT[1]):
             continue
-        q = order_corners(np.float32([v, v + b, v + a + b, v + a]))
+        q = np.float32(_clockwise([[vx, vy], [vx + bx, vy + by], [vx + ax + bx, vy + ay + by],
+                                   [vx + ax, vy + ay]]))
         if not _card_shaped(q, img_area):
             continue
         if fill is None:  # the outline filled, to tell how much of a place lies inside it
