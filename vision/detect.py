@@ -123,7 +123,7 @@ def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
     """Canny's edges, thresholds set by the picture's middle grey. ``around_card``: the picture
     is a part around one card, mostly its own art, whose edges may be many (see BUSY_EDGES)."""
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
-    med = float(np.median(blurred[::8, ::8]))  # the picture's middle grey, from a sample
+    med = _median(blurred[::8, ::8])  # the picture's middle grey, from a sample
     lo = max(10.0, min(40.0, 0.4 * med))
     hi = max(30.0, min(110.0, 1.0 * med))
     edges = cv2.Canny(blurred, lo, hi)
@@ -136,6 +136,15 @@ def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
         lo, hi = BUSY_RAISE * lo, BUSY_RAISE * hi
         edges = cv2.Canny(blurred, lo, hi)
     return edges
+
+
+def _median(grey: np.ndarray) -> float:
+    """The median of a grey picture's values, as np.median gives it (the mean of the two
+    middle ones of an even count), read off its histogram: half the time of sorting."""
+    counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], None, [256], [0, 256]).cumsum()
+    n = int(counts[-1])
+    below, above = np.searchsorted(counts, [(n - 1) // 2, n // 2], side="right").tolist()
+    return (below + above) / 2
 
 
 def _colour_edges(grey: np.ndarray, colour: np.ndarray) -> np.ndarray:
