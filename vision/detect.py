@@ -252,7 +252,7 @@ def _card_shaped(q: np.ndarray, img_area: float,
     """Convex, of a card's size (``cards`` cards' for a strip; at most ``most`` of the
     picture), proportions within ``aspect``, opposite sides alike and corners near right
     angles."""
-    if not cv2.isContourConvex(q.reshape(-1, 1, 2)):
+    if not cv2.isContourConvex(q):
         return False
     area = cv2.contourArea(q)
     if not cards * MIN_AREA_FRAC * img_area <= area <= most * img_area:
@@ -622,7 +622,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     near = cv2.dilate(edges, _KERNEL)
     img_area = float(h * w)
-    min_len = 3.0 * np.sqrt(MIN_AREA_FRAC * img_area)
+    min_len = 3.0 * math.sqrt(MIN_AREA_FRAC * img_area)
     min_short = 0.7 * _smallest_short_side(img_area)
     cands: list[np.ndarray] = []
     seen: list[tuple[float, float, float]] = []
@@ -632,6 +632,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     squares: list[np.ndarray] = []  # outlines about as long as wide
     large: list[np.ndarray] = []  # card-shaped, larger than a card on a table
     most = CLOSE_UP_FRAC if whole else MAX_AREA_FRAC
+    least, largest = 0.7 * MIN_AREA_FRAC * img_area, 1.2 * most * img_area  # a quad's area
     big = []
     for c in contours:
         if len(c) < 4:
@@ -645,10 +646,10 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     big.sort(key=lambda x: -x[0])
     for _, c in big:
         q = _fit_quad(c)
-        if q is None or not cv2.isContourConvex(q.reshape(-1, 1, 2)):
+        if q is None or not cv2.isContourConvex(q):
             continue
         area = cv2.contourArea(q)
-        if not 0.7 * MIN_AREA_FRAC * img_area <= area <= 1.2 * most * img_area:
+        if not least <= area <= largest:
             continue
         # The two sides of one edge line give the same quad: look at it once.
         cx, cy = _centre(q)
