@@ -42,6 +42,7 @@ for each other. A card with look-alikes in the deck (cards that differ in a pip,
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import logging
@@ -873,9 +874,8 @@ class Recognizer:
         self._ang = np.concatenate(angles)
         # Randomised trees: seed them so the same references always give the same answers.
         cv2.setRNGSeed(12345)
-        self._matcher = cv2.FlannBasedMatcher({"algorithm": 1, "trees": 4}, {"checks": CHECKS})
-        self._matcher.add([self._desc])
-        self._matcher.train()
+        self._index = cv2.flann_Index(self._desc, {"algorithm": 1, "trees": 4})
+        self._search = {"checks": CHECKS}
         self._enrol_thumbnails(references)
         # Where the deck's cards have a panel: only reading a whole picture asks, so it is
         # worked out then (``panel_layouts``), from each card's first picture at this size.
@@ -963,35 +963,34 @@ class Recognizer:
         pts = np.float32([p.pt for p in kp]) * np.float32(self._last_factor)
         return self._votes_for(pts, np.float32([p.angle for p in kp]), d, self._last_size)
 
-    def _votes_for(self, q_pts, q_ang, d, q_size, exclude: int | None = None) -> dict[int, int]:
-        k = min(32 if exclude is not None else 8, len(self._desc))
-        self._clashes: dict[tuple[int, int], int] = {}
-        knn = self._matcher.knnMatch(np.asarray(d, np.float32), k=k)
-        if exclude is not None:
-            knn = [[m for m in ms if self._owner[m.trainIdx] != exclude] for ms in knn]
-        by_ref: dict[int, list[tuple[int, int]]] = {}
-        for qi, ms in enumerate(knn):
-            if not ms:
-                continue
-            first = ms[0]
-            owner = self._owner[first.trainIdx]
-            rival = next((m for m in ms[1:] if self._owner[m.trainIdx] != owner), None)
-            if rival is None and exclude is not None:
-                continue  # too few neighbours left to tell whether this feature is distinctive
-            if rival is not None and first.distance > RATIO * rival.distance:
-                pair = (int(owner), int(self._owner[rival.trainIdx]))
-                self._clashes[pair] = self._clashes.get(pair, 0) + 1
-                continue
-            by_ref.setdefault(int(self._ref_of[first.trainIdx]), []).append((qi, first.trainIdx))
+    def _votes_for(self, q_pts, q_ang, d, q_size) -> dict[int, int]:
+        # Each query feature's nearest reference features (rows, nearest first) and their
+        # squared distances.
+        k = min(8, len(self._desc))
+        idx, dist = self._index.knnSearch(np.asarray(d, np.float32), k, params=self._search)
+        owner = self._owner[idx]
+        # Among them, the nearest of another card than the nearest one's (the rival), if any.
+        other = owner != owner[:, :1]
+        rival = other.argmax(axis=1)
+        near = np.sqrt(dist).astype(np.float64)
+        clash = other.any(axis=1) & (near[:, 0] > RATIO * near[np.arange(len(idx)), rival])
+        pairs = zip(owner[clash, 0].tolist(), owner[clash, rival[clash]].tolist(), strict=True)
+        self._clashes: dict[tuple[int, int], int] = dict(collections.Counter(pairs))
+        # The distinctive ones vote for the reference of their nearest feature.
+        q_i = np.flatnonzero(~clash)
+        r_i = idx[q_i, 0]
+        refs = self._ref_of[r_i]
         best: dict[int, int] = {}
-        # Verify only the references with the most raw votes.
-        ranked = sorted(by_ref.items(), key=lambda kv: -len(kv[1]))[:4]
-        for rid, pairs in ranked:
-            if len(pairs) < 4:
+        # Verify only the references with the most raw votes (on a tie, the first voted for).
+        rids, first, votes = np.unique(refs, return_index=True, return_counts=True)
+        for j in np.lexsort((first, -votes))[:4]:
+            if votes[j] < 4:
                 continue
-            src = q_pts[[p[0] for p in pairs]]
-            dst = self._pts[[p[1] for p in pairs]]
-            turn = self._ang[[p[1] for p in pairs]] - q_ang[[p[0] for p in pairs]]
+            rid = int(rids[j])
+            mine = refs == rid
+            src = q_pts[q_i[mine]]
+            dst = self._pts[r_i[mine]]
+            turn = self._ang[r_i[mine]] - q_ang[q_i[mine]]
             inl = _fit_similarity(src, dst, turn, q_size, self._ref_size[rid])
             n = int(inl.sum())
             li = self._ref_label[rid]
