@@ -103,6 +103,10 @@ LOW_RES_VIEWS = (110, 75)
 # in the picture, but at no fewer than FEATURE_MIN_SIDE pixels along its long side.
 FEATURE_OVERSIZE = 1.25
 FEATURE_MIN_SIDE = 128
+# Features within FEATURE_BAND (of the crop's long side) of its edge are left out: there they
+# see the card's outline and what lies round it, which no reference shares. Over 1300 scenes
+# of our deck, 15 % of the features lay within 0.04 of the edge and 0.3 % of the inliers.
+FEATURE_BAND = 0.05
 
 # The first look at a card found on a scene: thumbnails of THUMB_W x THUMB_H pixels.
 THUMB_W, THUMB_H = 24, 33
@@ -936,15 +940,22 @@ class Recognizer:
         except EnrolmentError as err:
             raise naming_the_file(err, files) from None
 
-    def _features(self, image: np.ndarray, side: int | None = None):
-        """Features of a picture rescaled to a longer side of ``side`` (default WORK_SIDE);
-        ``self._last_factor`` takes their positions to WORK_SIDE, where the references
-        live, and ``self._last_size`` is the picture's size there."""
+    def _features(self, image: np.ndarray, side: int | None = None, band: float = 0.0):
+        """Features of a picture rescaled to a longer side of ``side`` (default WORK_SIDE),
+        none within ``band`` (of that side) of its edge; ``self._last_factor`` takes their
+        positions to WORK_SIDE, where the references live, and ``self._last_size`` is the
+        picture's size there."""
         g = _normalise(image, side)
         factor = (side or WORK_SIDE) and WORK_SIDE / max(g.shape)
         self._last_factor = factor
         self._last_size = (round(g.shape[1] * factor), round(g.shape[0] * factor))
-        kp, d = self._sift.detectAndCompute(g, None)
+        inside = None
+        if band > 0:
+            b = max(1, round(band * max(g.shape)))
+            inside = np.zeros(g.shape, np.uint8)
+            inside[b:-b, b:-b] = 255
+        # The mask drops features before their descriptors are worked out, the dearer part.
+        kp, d = self._sift.detectAndCompute(g, inside)
         if d is not None and ROOT_SIFT:
             d /= d.sum(axis=1, keepdims=True) + 1e-7
             d = np.sqrt(d)
@@ -952,10 +963,12 @@ class Recognizer:
 
     # -- classification -----------------------------------------------------------------------
 
-    def _votes(self, image: np.ndarray, side: int | None = None) -> dict[int, int]:
+    def _votes(self, image: np.ndarray, side: int | None = None, *,
+               band: float = 0.0) -> dict[int, int]:
         """Label index -> geometrically consistent matches with that label's best reference
-        (features taken at a longer side of ``side``, default WORK_SIDE)."""
-        kp, d = self._features(image, side)
+        (features taken at a longer side of ``side``, default WORK_SIDE, none within
+        ``band`` of the edge)."""
+        kp, d = self._features(image, side, band)
         self._spread = {}
         self._matched = {}
         if d is None or len(kp) < 3:
@@ -1116,7 +1129,7 @@ class Recognizer:
         long_side = max(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
         side = int(np.clip(round(FEATURE_OVERSIZE * long_side), FEATURE_MIN_SIDE, WORK_SIDE))
         size = (round(side * CROP_W / CROP_H), side)
-        return self._votes(warp_quad(image, c, size), side), side, size
+        return self._votes(warp_quad(image, c, size), side, band=FEATURE_BAND), side, size
 
     def _placement(self, li: int, to_picture, *, px: float = PLACE_PX) -> np.ndarray | None:
         """Where the features last matched with label ``li``'s reference place its outline in
