@@ -492,6 +492,21 @@ def test_accented_names_are_drawn_not_boxed():
                - mixed.get_height()) <= 3
 
 
+def test_an_accented_name_is_measured_as_drawn():
+    """Measuring counted each letter the app's font lacks as its box, wider than the letter
+    drawn in its place: "Zoë Müller-Éloïse" was cut short though it fitted."""
+    from companion.kiosk.attract import Fonts
+
+    screen = TableScreen((800, 480))
+    name = "Zoë Müller-Éloïse"
+    drawn = screen.text(name, 30, (255, 255, 255), True).get_width()
+    assert screen.fit(name, 30, drawn, True) == name
+    assert screen.wrap(name, 30, drawn, True) == [name]
+    assert screen.fit(name, 30, drawn - 12, True).endswith("…")
+    fonts = Fonts(font_path(False))
+    assert fonts.measure(24).size(name)[0] == fonts.render(24, name, (255, 255, 255)).get_width()
+
+
 def test_a_screen_of_letters_the_font_has_loads_no_fallback_font(monkeypatch):
     """Each new text built pygame's fallback font (about a millisecond) whether or not a
     letter needed it: none of the table's own texts does."""

@@ -155,18 +155,31 @@ class Fonts:
             self._sizes[px] = pygame.font.Font(str(self.path) if self.path else None, px)
         return self._sizes[px]
 
+    def _fallback(self, px: int):
+        """pygame's own font at ``px``, for the letters this one lacks (see glyphs)."""
+        from companion.app.screens import glyphs  # noqa: PLC0415
+
+        key = ("fallback", px)
+        if key not in self._sizes:
+            self._sizes[key] = glyphs.fallback_for(self(px), px)
+        return self._sizes[key]
+
+    def measure(self, px: int):
+        """Text at ``px`` measured as ``render`` draws it (``glyphs.Measure``)."""
+        from companion.app.screens import glyphs  # noqa: PLC0415
+
+        key = ("measure", px)
+        if key not in self._sizes:
+            self._sizes[key] = glyphs.Measure(self(px), str(self.path) if self.path else None,
+                                              lambda: self._fallback(px))
+        return self._sizes[key]
+
     def render(self, px: int, text: str, colour):
         """``text`` in this font, with the letters it lacks (é, ü) in pygame's own."""
         from companion.app.screens import glyphs  # noqa: PLC0415
 
-        def fallback():
-            key = ("fallback", px)
-            if key not in self._sizes:
-                self._sizes[key] = glyphs.fallback_for(self(px), px)
-            return self._sizes[key]
-
         return glyphs.render(text, colour, self(px), str(self.path) if self.path else None,
-                             fallback)
+                             lambda: self._fallback(px))
 
 
 class AttractScreen:
@@ -203,7 +216,7 @@ class AttractScreen:
 
     def _rows(self, title, body, title_px, body_px, room):
         def measure(px):
-            font = self._font(px)
+            font = self._font.measure(px)
             return lambda text: font.size(text)[0]
 
         rows = [(line, title_px, self.TITLE) for line in wrap(title, measure(title_px), room)]

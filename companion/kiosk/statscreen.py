@@ -76,7 +76,8 @@ class StatsScreen:
             nonlocal y
             # Seat colours in the table's language, long names cut short with "…", and
             # accented letters drawn (glyphs).
-            name = glyphs.fit(font, player_name(lang, name), right[0] - margin - column)
+            name = glyphs.fit(self._font.measure(body_px), player_name(lang, name),
+                             right[0] - margin - column)
             surface.blit(self._font.render(body_px, name, colour), (margin, y))
             for x, value in zip(right, numbers, strict=True):
                 image = font.render(str(value), True, colour)

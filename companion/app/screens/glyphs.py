@@ -38,21 +38,33 @@ def has_letter(path: str | None, letter: str) -> bool:
     return metrics[0] is not None
 
 
-def render(text: str, colour, font: pygame.font.Font, path: str | None,
-           fallback: Callable[[], pygame.font.Font]) -> pygame.Surface:
-    """``text`` drawn in ``font`` (loaded from ``path``), each run of letters it lacks but
-    pygame's font has drawn in the font ``fallback()`` gives, on one line, baselines aligned
-    (asked for only then: most texts need none, and loading one takes a millisecond)."""
+def _runs(text: str, font: pygame.font.Font, path: str | None,
+          fallback: Callable[[], pygame.font.Font]) -> list[tuple[pygame.font.Font, str]]:
+    """``text`` cut into runs of letters, each with the font that draws them: ``font`` (loaded
+    from ``path``) where it has the letter (or neither font has it: its box), else
+    ``fallback()``, asked for only then (most texts need none, and loading one takes a
+    millisecond)."""
     if all(has_letter(path, c) for c in text):
-        return font.render(text, True, colour)
-    fallback = fallback()
+        return [(font, text)]
+    other = fallback()
     runs: list[list] = []  # [font, letters]
     for c in text:
-        use = font if has_letter(path, c) or not has_letter(None, c) else fallback
+        use = font if has_letter(path, c) or not has_letter(None, c) else other
         if runs and runs[-1][0] is use:
             runs[-1][1] += c
         else:
             runs.append([use, c])
+    return [(f, letters) for f, letters in runs]
+
+
+def render(text: str, colour, font: pygame.font.Font, path: str | None,
+           fallback: Callable[[], pygame.font.Font]) -> pygame.Surface:
+    """``text`` drawn in ``font`` (loaded from ``path``), each run of letters it lacks but
+    pygame's font has drawn in the font ``fallback()`` gives, on one line, baselines aligned
+    (see ``_runs``)."""
+    runs = _runs(text, font, path, fallback)
+    if len(runs) == 1:
+        return runs[0][0].render(runs[0][1], True, colour)
     parts = [(f, f.render(letters, True, colour)) for f, letters in runs]
     ascent = max(f.get_ascent() for f, _ in parts)
     height = max(ascent - f.get_ascent() + s.get_height() for f, s in parts)
@@ -64,6 +76,23 @@ def render(text: str, colour, font: pygame.font.Font, path: str | None,
     return out
 
 
+class Measure:
+    """What ``render`` draws, measured: ``size(text)`` is the width of the line it draws and
+    its tallest run's height. pygame's ``Font.size`` counts a letter the font lacks as its
+    box, wider than the fallback font's letter: an accented name was cut short too soon."""
+
+    def __init__(self, font: pygame.font.Font, path: str | None,
+                 fallback: Callable[[], pygame.font.Font]):
+        self.font, self.path, self.fallback = font, path, fallback
+
+    def size(self, text: str) -> tuple[int, int]:
+        runs = _runs(text, self.font, self.path, self.fallback)
+        if len(runs) == 1:
+            return runs[0][0].size(runs[0][1])
+        sizes = [f.size(letters) for f, letters in runs]
+        return sum(w for w, _ in sizes), max(h for _, h in sizes)
+
+
 def fallback_for(font: pygame.font.Font, px: int) -> pygame.font.Font:
     """pygame's own font at the size whose capital letters are as tall as ``font``'s."""
     tall = font.metrics("H")[0][3]
@@ -71,9 +100,10 @@ def fallback_for(font: pygame.font.Font, px: int) -> pygame.font.Font:
     return pygame.font.Font(None, max(8, round(px * tall / max(1, here))))
 
 
-def fit(font: pygame.font.Font, text: str, width: int) -> str:
+def fit(font: pygame.font.Font | Measure, text: str, width: int) -> str:
     """``text``, cut short with "…" if it is wider than ``width`` pixels in ``font`` (a long
-    name beside the stones, in a seat's box, in a table of players)."""
+    name beside the stones, in a seat's box, in a table of players; a ``Measure`` measures
+    it as drawn)."""
     if font.size(text)[0] <= width:
         return text
     short, long = 1, len(text)  # the longest cut that fits, by halves (names of any length)

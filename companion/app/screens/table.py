@@ -157,6 +157,16 @@ class TableScreen:
                                                    max(8, round(size * self.scale)))
         return self._fonts[key]
 
+    def measure(self, size: int, bold: bool = False) -> glyphs.Measure:
+        """Text measured as ``text`` draws it (``glyphs.Measure``): ``measure(size).size(s)``
+        in place of the font's own, which counts a letter it lacks as its box."""
+        key = ("measure", size, bold)
+        if key not in self._fonts:
+            path = font_path(bold)
+            self._fonts[key] = glyphs.Measure(self.font(size, bold), str(path) if path else None,
+                                              lambda: self.fallback(size, bold))
+        return self._fonts[key]
+
     def text(self, s: str, size: int, colour=TEXT, bold=False) -> pygame.Surface:
         key = (s, size, colour, bold)
         surf = self._text.get(key)
@@ -182,7 +192,7 @@ class TableScreen:
 
     def fit(self, s: str, size: int, width: int, bold=False) -> str:
         """s, cut short with "…" if it is wider than width pixels (see glyphs.fit)."""
-        return glyphs.fit(self.font(size, bold), s, width)
+        return glyphs.fit(self.measure(size, bold), s, width)
 
     def wrap(self, s: str, size: int, width: int | list[int], bold=False) -> list[str]:
         """Lines of s that fit width pixels (splits on spaces; long words on characters).
@@ -192,11 +202,11 @@ class TableScreen:
         key = (s, size, tuple(widths), bold)
         kept = self._wrapped.get(key)
         if kept is None:
-            kept = self._wrapped[key] = self._wrap(s, self.font(size, bold), widths)
+            kept = self._wrapped[key] = self._wrap(s, self.measure(size, bold), widths)
         return list(kept)
 
     @staticmethod
-    def _wrap(s: str, font: pygame.font.Font, widths: list[int]) -> list[str]:
+    def _wrap(s: str, font: glyphs.Measure, widths: list[int]) -> list[str]:
         lines, line = [], ""
 
         def room() -> int:
@@ -414,7 +424,7 @@ class TableScreen:
         pygame.draw.rect(dst, TEXT, tag, border_radius=max(4, tag.h // 3))
         room = tag.w - round(12 * self.scale)
         sizes = [self.readable(s) for s in (min(30, round(24 * self.boost)), 24, 20, 18)]
-        size = next((s for s in sizes if self.font(s, True).size(label)[0] <= room), sizes[-1])
+        size = next((s for s in sizes if self.measure(s, True).size(label)[0] <= room), sizes[-1])
         self.blit_text(dst, self.fit(label, size, room, True), size, tag.center, BG, True,
                        "center")
         return tag
@@ -483,7 +493,7 @@ class TableScreen:
         "Living Armor" is wider than its column and the names beside it make way, inside
         ``area``. Returns the names' size."""
         size = self.readable(18)
-        font = self.font(size)
+        font = self.measure(size)
         names = [card_name(lang, ident) for ident in IDENTITIES]
         centres = [x + width // 2 for x in xs]
         margin = round(4 * self.scale)
@@ -535,7 +545,7 @@ class TableScreen:
         note = tr(lang, "label.chance_note")
         width = area.right - round(10 * self.scale) - head.right - round(16 * self.scale)
         smalls = [self.readable(s, GLANCE_PX) for s in (round(18 * self.boost), 18)]
-        small = next((s for s in smalls if self.font(s).size(note)[0] <= width), smalls[-1])
+        small = next((s for s in smalls if self.measure(s).size(note)[0] <= width), smalls[-1])
         self.blit_text(dst, self.fit(note, small, width), small,
                        (area.right - 10 * self.scale, head.bottom), DIM, False, "bottomright")
         counts = {ident: tr(lang, "label.left", n=fig["unseen"].get(ident, 0))
@@ -543,7 +553,7 @@ class TableScreen:
         room = round(AID_COLUMN * self.scale)
         sizes = [self.readable(s) for s in (round(34 * self.boost), 34, 30, 28, 26, 24, 22)]
         size = next((s for s in sizes
-                     if max(self.font(s, True).size(c)[0] for c in counts.values()) <= room),
+                     if max(self.measure(s, True).size(c)[0] for c in counts.values()) <= room),
                     sizes[-1])
         xs = self._columns(area)
         for x, ident in zip(xs, IDENTITIES, strict=True):
@@ -636,7 +646,7 @@ class TableScreen:
         """The line ``key`` about ``player``, their name cut short with "…" if the line would
         be wider than width pixels: what is said of them stays whole."""
         line = tr(lang, key, player=player, **args)
-        font = self.font(size, bold)
+        font = self.measure(size, bold)
         over = font.size(line)[0] - width
         if over <= 0:
             return line
