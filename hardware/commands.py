@@ -3,8 +3,7 @@ command runs, so the command line starts fast."""
 
 from __future__ import annotations
 
-import argparse
-import math
+from companion.argtypes import seconds
 
 
 def register(subparsers) -> None:
@@ -29,21 +28,14 @@ def register(subparsers) -> None:
 MAX_SECONDS = 3600.0
 
 
-def _seconds(text: str, *, least: str = "above 0") -> float:
-    """Seconds above 0, up to an hour (argparse type): -1 or inf ended in a traceback."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (0 <= value if least == "0 or more" else 0 < value) or not value <= MAX_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds {least} and up to {MAX_SECONDS:g}")
-    return value
+def _seconds(text: str) -> float:
+    """Seconds above 0, up to an hour (argparse type)."""
+    return seconds(text, most=MAX_SECONDS)
 
 
 def _pause(text: str) -> float:
     """Seconds from 0 (no pause) up to an hour (argparse type)."""
-    return _seconds(text, least="0 or more")
+    return seconds(text, zero=True, most=MAX_SECONDS)
 
 
 def _hw_test(args) -> int:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
-import math
 import os
 import sys
 from pathlib import Path
 
+from companion.argtypes import seconds
 from companion.cards import (  # no numpy: the command line starts quickly
     IDENTITIES,
     display_name,
@@ -34,17 +34,6 @@ def default_source() -> str:
 SOURCE_HELP = ("camera: picamera2, opencv:N (webcam), a video file, folder:DIR, "
                "synthetic[:name=value,...] or FILE.toml with a [camera] table "
                "(default: $COMPANION_CAMERA, else picamera2 if installed, else opencv:0)")
-
-
-def _seconds(text: str) -> float:
-    """A number of seconds above 0 (argparse type): nan or 0 would never or at once give up."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
-    return value
 
 
 def _named_path(text: str) -> Path:
@@ -75,7 +64,7 @@ def register_table_commands(sub) -> None:
     p.add_argument("--labels", default=",".join(IDENTITIES),
                    help="comma-separated card names (default: the six identities)")
     p.add_argument("--slot", default="a", choices=["a", "b"], help="slot to lay cards in")
-    p.add_argument("--timeout", type=_seconds, default=10.0,
+    p.add_argument("--timeout", type=seconds, default=10.0,
                    help="seconds to wait for the camera (default 10)")
     p.add_argument("--buttons", action="store_true",
                    help="the table's buttons answer too: OK takes the picture, Back skips "
@@ -98,7 +87,7 @@ def register_table_commands(sub) -> None:
                    help="save the picture here (PNG, or JPEG for .jpg; a folder: in it, as "
                         "camera-check.png); without it the picture is shown in a window, or "
                         "saved as camera-check.png when there is no screen")
-    p.add_argument("--timeout", type=_seconds, default=10.0,
+    p.add_argument("--timeout", type=seconds, default=10.0,
                    help="seconds to wait for the camera (default 10)")
     p.set_defaults(func=cmd_camera_check)
 
