@@ -166,7 +166,7 @@ def _camera(value: Any) -> dict[str, Any]:
     try:
         check_config(camera)
     except SourceConfigError as exc:
-        raise _Bad(str(exc)) from None  # the camera sources' own words
+        raise _Bad(notice_of(exc)) from None  # the camera sources' own words, a Notice
     return camera
 
 

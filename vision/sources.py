@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from companion.app.i18n import Notice
 from vision.frames import CameraError, CameraSource, Frame
 from vision.images import opencv_name
 
@@ -36,7 +37,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
 class SourceConfigError(ValueError):
-    """The camera configuration is wrong. The message names the bad setting."""
+    """The camera configuration is wrong. The message names the bad setting. A setting's
+    check raises it with a Notice, so the table's screen says it in the table's language; the
+    command line's own words (a --source word, a settings file named there) stay English."""
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -139,11 +142,12 @@ class OpenCVSource:
         self._clock = clock
         if self.is_file and not Path(device).is_file():
             # A setting to fix, not a camera to wait for (opencv:O typed for opencv:0).
-            hint = " (a webcam is given by its number, e.g. opencv:0)" if len(
-                str(device)) <= 3 else ""
-            raise SourceConfigError(f"the video file {device!r} does not exist{hint}")
+            hint = Notice("notice.camera_webcam_hint") if len(str(device)) <= 3 else ""
+            raise SourceConfigError(Notice("notice.camera_video_missing", device=repr(device),
+                                           hint=hint))
         if isinstance(device, str) and (why := opencv_name(device)) is not None:
-            raise SourceConfigError(f"the video cannot be opened: {why}")  # not retried
+            raise SourceConfigError(  # not retried
+                Notice("notice.camera_video_unopenable", why=why))
         if isinstance(device, str) and "://" in device:
             # A network camera read on the table's one loop: an answer that never comes must
             # not hold the screen (or the service's watchdog) for FFmpeg's 30 s.
@@ -155,8 +159,8 @@ class OpenCVSource:
         if not self._cap.isOpened():
             self._cap.release()
             if self.is_file:  # waiting will not mend it
-                raise SourceConfigError(f"the video file {device!r} cannot be played "
-                                        "(damaged, or a format OpenCV does not know)")
+                raise SourceConfigError(Notice("notice.camera_video_unplayable",
+                                               device=repr(device)))
             raise CameraError(f"No camera answers at video device {device}: is it plugged in, "
                               "and is no other program using it?")
         if width:
@@ -227,7 +231,7 @@ class PiCamera2Source:
         except ImportError as exc:
             raise CameraError(_PICAMERA2_MISSING) from exc
         if detect_on_lores and lores is None:
-            raise SourceConfigError("detect_on_lores needs a lores size, e.g. lores = [640, 480]")
+            raise SourceConfigError(Notice("notice.camera_lores_needed"))
         self._clock = clock
         self.detect_on_lores = detect_on_lores
         self._lock_after = lock_after_frames
@@ -339,8 +343,7 @@ def _pair(config: Mapping, key: str) -> None:
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
                        for v in value)):
-        raise SourceConfigError(f"camera setting {key} = {value!r}: give two positive numbers, "
-                                "e.g. [640, 480]")
+        raise SourceConfigError(Notice("notice.camera_pair", name=key, value=repr(value)))
 
 
 def _positive(config: Mapping, key: str) -> None:
@@ -349,7 +352,7 @@ def _positive(config: Mapping, key: str) -> None:
         return
     if (isinstance(value, bool) or not isinstance(value, int | float) or value < 0
             or not math.isfinite(value)):
-        raise SourceConfigError(f"camera setting {key} = {value!r}: give a positive number")
+        raise SourceConfigError(Notice("notice.camera_positive", name=key, value=repr(value)))
 
 
 def _check_synthetic(options: Mapping[str, Any]) -> None:
@@ -363,51 +366,49 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
     known = [n for n, p in params.items() if p.kind == p.KEYWORD_ONLY and n != "clock"]
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise SourceConfigError(f"camera setting {unknown[0]!r} is unknown for kind "
-                                f"'synthetic'; known settings: {', '.join(known)}")
+        raise SourceConfigError(Notice("notice.camera_unknown", name=repr(unknown[0]),
+                                       kind=repr("synthetic"), known=", ".join(known)))
     for key, value in options.items():
         default = params[key].default
         if key == "size":
             _pair(options, key)
             if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 32
                        for v in value):
-                raise SourceConfigError(f"camera setting size = {value!r}: give a width and "
-                                        "height in pixels, e.g. size=640x480")
+                raise SourceConfigError(Notice("notice.camera_size", value=repr(value)))
         elif isinstance(value, bool) or not isinstance(value, type(default) | int) or (
                 not math.isfinite(value) or value < 0 or (key == "fps" and value == 0)):
-            example = 3 if isinstance(default, int) else default
-            kind = "whole number" if isinstance(default, int) else "number"
-            least = "above 0" if key == "fps" else "of 0 or more"
-            raise SourceConfigError(f"camera setting {key} = {value!r}: give a {kind} {least}, "
-                                    f"e.g. {key}={example}")
+            whole = isinstance(default, int)
+            said = "notice.camera_whole" if whole else "notice.camera_number"
+            if key == "fps":  # above 0, not 0 or more
+                said += "_above"
+            raise SourceConfigError(Notice(said, name=key, value=repr(value),
+                                           example=3 if whole else default))
 
 
 def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """The configuration, checked: a copy without "kind", or SourceConfigError."""
     if not isinstance(config, Mapping):
-        raise SourceConfigError(f"camera configuration {config!r}: expected a table of settings "
-                                "with a kind")
+        raise SourceConfigError(Notice("notice.camera_not_table", config=repr(config)))
     kind = config.get("kind")
     if kind not in _KINDS:
-        raise SourceConfigError(f"camera kind {kind!r} is unknown: choose one of "
-                                f"{', '.join(_KINDS)}")
+        raise SourceConfigError(Notice("notice.camera_kind_unknown", kind=repr(kind),
+                                       choices=", ".join(_KINDS)))
     options = {k: v for k, v in config.items() if k != "kind"}
     allowed = _KINDS[kind]
     if allowed is not None:
         unknown = sorted(set(options) - set(allowed))
         if unknown:
-            raise SourceConfigError(f"camera setting {unknown[0]!r} is unknown for kind {kind!r}; "
-                                    f"known settings: {', '.join(allowed)}")
+            raise SourceConfigError(Notice("notice.camera_unknown", name=repr(unknown[0]),
+                                           kind=repr(kind), known=", ".join(allowed)))
     if kind == "folder" and not isinstance(options.get("path"), str | Path):
-        raise SourceConfigError("a folder camera needs a path, e.g. path = \"frames/\"")
+        raise SourceConfigError(Notice("notice.camera_folder_path"))
     if kind == "opencv":
         device = options.get("device", 0)
         if isinstance(device, str) and device.strip().isdigit():
             device = options["device"] = int(device)  # device = "0": the webcam, not a file
         if isinstance(device, bool) or not isinstance(device, int | str) or (
                 isinstance(device, int) and device < 0):
-            raise SourceConfigError(f"camera setting device = {device!r}: give a device number "
-                                    "(0, 1, ...) or a video file path")
+            raise SourceConfigError(Notice("notice.camera_device", value=repr(device)))
         for key in ("width", "height", "fps"):
             _positive(options, key)
     if kind == "synthetic":
@@ -568,7 +569,8 @@ def make_source(config: Mapping[str, Any], *,
     try:
         return SyntheticCamera(clock=clock, **options)
     except TypeError as exc:
-        raise SourceConfigError(f"synthetic camera settings {options!r}: {exc}") from None
+        raise SourceConfigError(Notice("notice.camera_synthetic_refused", options=repr(options),
+                                       why=str(exc))) from None
 
 
 def open_source(config: Mapping[str, Any], *, clock: Callable[[], float] = time.monotonic,

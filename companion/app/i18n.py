@@ -5,9 +5,9 @@ words of the same language (card names, a list of names), and an argument that i
 :class:`Notice` is said in the same language too. A key missing from a language falls back to
 English; a key missing everywhere shows the key itself, so a gap is visible, not fatal.
 
-The configuration reader and the kiosk say what went wrong with a :class:`Notice`: a string
-(the English sentence, for the journal and the command line) that keeps its key and arguments,
-so the table's screen says it in the table's language.
+The configuration reader, the camera's settings and the kiosk say what went wrong with a
+:class:`Notice`: a string (the English sentence, for the journal and the command line) that
+keeps its key and arguments, so the table's screen says it in the table's language.
 """
 
 from __future__ import annotations
@@ -262,6 +262,35 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.bad_camera_table": 'expected a [camera] table, e.g. kind = "picamera2"',
         "notice.bad_camera_kind": 'the camera needs a kind, e.g. kind = "picamera2" or kind = '
                                   '"opencv"',
+        # The camera sources' own checks (vision.sources), which the command line shares.
+        "notice.camera_not_table": "camera configuration {config}: expected a table of settings "
+                                   "with a kind",
+        "notice.camera_kind_unknown": "camera kind {kind} is unknown: choose one of {choices}",
+        "notice.camera_unknown": "camera setting {name} is unknown for kind {kind}; known "
+                                 "settings: {known}",
+        "notice.camera_folder_path": 'a folder camera needs a path, e.g. path = "frames/"',
+        "notice.camera_device": "camera setting device = {value}: give a device number (0, 1, "
+                                "...) or a video file path",
+        "notice.camera_pair": "camera setting {name} = {value}: give two positive numbers, e.g. "
+                              "[640, 480]",
+        "notice.camera_positive": "camera setting {name} = {value}: give a positive number",
+        "notice.camera_size": "camera setting size = {value}: give a width and height in pixels, "
+                              "e.g. size=640x480",
+        "notice.camera_number": "camera setting {name} = {value}: give a number of 0 or more, "
+                                "e.g. {name}={example}",
+        "notice.camera_number_above": "camera setting {name} = {value}: give a number above 0, "
+                                      "e.g. {name}={example}",
+        "notice.camera_whole": "camera setting {name} = {value}: give a whole number of 0 or "
+                               "more, e.g. {name}={example}",
+        "notice.camera_whole_above": "camera setting {name} = {value}: give a whole number above "
+                                     "0, e.g. {name}={example}",
+        "notice.camera_video_missing": "the video file {device} does not exist{hint}",
+        "notice.camera_webcam_hint": " (a webcam is given by its number, e.g. opencv:0)",
+        "notice.camera_video_unopenable": "the video cannot be opened: {why}",
+        "notice.camera_video_unplayable": "the video file {device} cannot be played (damaged, or "
+                                          "a format OpenCV does not know)",
+        "notice.camera_lores_needed": "detect_on_lores needs a lores size, e.g. lores = [640, 480]",
+        "notice.camera_synthetic_refused": "synthetic camera settings {options}: {why}",
         "notice.settings_unreadable": "The operator's settings in {path} could not be read "
                                       "({why}); using the configuration's.",
         "notice.nested_too_deeply": "nested too deeply",
@@ -549,6 +578,34 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.bad_camera_table": '[camera] 섹션이어야 합니다. 예: kind = "picamera2"',
         "notice.bad_camera_kind": '카메라에 kind가 있어야 합니다. 예: kind = "picamera2" 또는 '
                                   'kind = "opencv"',
+        "notice.camera_not_table": "카메라 설정 {config}: kind가 있는 설정 섹션이어야 합니다",
+        "notice.camera_kind_unknown": "알 수 없는 카메라 kind {kind}: {choices} 중 하나를 "
+                                      "고르세요",
+        "notice.camera_unknown": "kind {kind}의 카메라에는 {name} 설정이 없습니다. 쓸 수 있는 "
+                                 "설정: {known}",
+        "notice.camera_folder_path": '폴더 카메라에는 path가 있어야 합니다. 예: path = "frames/"',
+        "notice.camera_device": "카메라 설정 device = {value}: 장치 번호(0, 1, ...)나 동영상 "
+                                "파일의 경로를 쓰세요",
+        "notice.camera_pair": "카메라 설정 {name} = {value}: 양수 두 개를 쓰세요. 예: [640, 480]",
+        "notice.camera_positive": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요",
+        "notice.camera_size": "카메라 설정 size = {value}: 너비와 높이를 픽셀 수로 쓰세요. 예: "
+                              "size=640x480",
+        "notice.camera_number": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요. 예: "
+                                "{name}={example}",
+        "notice.camera_number_above": "카메라 설정 {name} = {value}: 0보다 큰 수를 쓰세요. 예: "
+                                      "{name}={example}",
+        "notice.camera_whole": "카메라 설정 {name} = {value}: 0 이상의 정수를 쓰세요. 예: "
+                               "{name}={example}",
+        "notice.camera_whole_above": "카메라 설정 {name} = {value}: 0보다 큰 정수를 쓰세요. 예: "
+                                     "{name}={example}",
+        "notice.camera_video_missing": "동영상 파일({device})이 없습니다{hint}",
+        "notice.camera_webcam_hint": " (웹캠은 번호로 씁니다. 예: opencv:0)",
+        "notice.camera_video_unopenable": "동영상을 열 수 없습니다: {why}",
+        "notice.camera_video_unplayable": "동영상 파일({device})을 재생할 수 없습니다 "
+                                          "(손상되었거나 OpenCV가 모르는 형식입니다)",
+        "notice.camera_lores_needed": "detect_on_lores에는 lores 크기가 있어야 합니다. 예: "
+                                      "lores = [640, 480]",
+        "notice.camera_synthetic_refused": "합성 카메라 설정 {options}: {why}",
         "notice.settings_unreadable": "운영자 설정({path})을 읽을 수 없습니다 ({why}): 설정 "
                                       "파일의 설정을 씁니다.",
         "notice.nested_too_deeply": "너무 깊이 중첩됨",
@@ -670,10 +727,10 @@ def refusal(err: Exception) -> tuple[str, dict]:
 
 
 class Notice(str):
-    """A sentence from outside the flow (the configuration, the kiosk) for the screen. As a
-    string it is the English sentence, for the journal and the command line; ``key`` and
-    ``args`` say it in any language (``tr(lang, notice.key, **notice.args)``). An argument may
-    be a Notice itself: a reason inside a sentence."""
+    """A sentence from outside the flow (the configuration, the camera's settings, the kiosk)
+    for the screen. As a string it is the English sentence, for the journal and the command
+    line; ``key`` and ``args`` say it in any language (``tr(lang, notice.key, **notice.args)``).
+    An argument may be a Notice itself: a reason inside a sentence."""
 
     key: str
     args: dict
