@@ -12,18 +12,22 @@ import re  # noqa: E402
 import shutil  # noqa: E402
 import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
+import sys  # noqa: E402
+import types  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
+import companion.app.devices as devices  # noqa: E402
 import companion.kiosk.history as history_module  # noqa: E402
 import companion.kiosk.runtime as runtime  # noqa: E402
 import companion.kiosk.session as session_module  # noqa: E402
 from companion.app.controller import Controller  # noqa: E402
-from companion.app.i18n import Notice, tr  # noqa: E402
+from companion.app.i18n import Notice, notice_of, tr  # noqa: E402
 from companion.app.inputs import Press  # noqa: E402
 from companion.app.screens.table import TableScreen  # noqa: E402
+from companion.cli import main  # noqa: E402
 from companion.config import load_config  # noqa: E402
 from companion.engine import Game  # noqa: E402
 from companion.kiosk.history import History, HistoryError  # noqa: E402
@@ -37,6 +41,12 @@ from tests.test_config import write  # noqa: E402
 from tests.test_kiosk_history import FailingConnection, finished_game  # noqa: E402
 from tests.test_kiosk_power import Recorder  # noqa: E402
 from tests.test_kiosk_session import _full_disk, planned  # noqa: E402
+from vision.sources import (  # noqa: E402
+    OpenCVSource,
+    PiCamera2Source,
+    SourceConfigError,
+    check_config,
+)
 
 HANGUL = re.compile("[\uac00-\ud7a3]")
 # Our own English, which a Korean screen must not show (another program's words may stay).
@@ -268,6 +278,109 @@ def test_a_korean_configuration_notice_has_every_glyph_on_the_screen(tmp_path, c
     ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False, language="ko")
     ctl.notice(warnings[0])
     assert_drawn_in_korean(ctl)
+
+
+# ----- the camera's settings ---------------------------------------------------------------
+
+# name -> ([camera] section, the English as it was after "camera: ", a part of the Korean).
+CAMERA_CASES = {
+    "positive": ('kind = "picamera2"\nexposure_us = nan', "camera setting exposure_us = nan: "
+                 "give a positive number", "카메라 설정 exposure_us = nan: 0 이상의 수를 쓰세요"),
+    "pair": ('kind = "picamera2"\nsize = [640]', "camera setting size = [640]: give two "
+             "positive numbers, e.g. [640, 480]", "양수 두 개를 쓰세요. 예: [640, 480]"),
+    "kind": ('kind = "telescope"', "camera kind 'telescope' is unknown: choose one of picamera2, "
+             "opencv, folder, synthetic", "알 수 없는 카메라 kind 'telescope'"),
+    "unknown": ('kind = "opencv"\ncolour = 3', "camera setting 'colour' is unknown for kind "
+                "'opencv'; known settings: device, width, height, fps, loop",
+                "kind 'opencv'의 카메라에는 'colour' 설정이 없습니다. 쓸 수 있는 설정: device"),
+    "folder": ('kind = "folder"', 'a folder camera needs a path, e.g. path = "frames/"',
+               '폴더 카메라에는 path가 있어야 합니다. 예: path = "frames/"'),
+    "device": ('kind = "opencv"\ndevice = -1', "camera setting device = -1: give a device "
+               "number (0, 1, ...) or a video file path", "장치 번호(0, 1, ...)나 동영상 파일"),
+    "synthetic unknown": ('kind = "synthetic"\ncolour = "red"', "camera setting 'colour' is "
+                          "unknown for kind 'synthetic'; known settings: size, fps, settle, "
+                          "tilt, blur, noise, seed", "kind 'synthetic'의 카메라에는"),
+    "synthetic size": ('kind = "synthetic"\nsize = [16, 16]', "camera setting size = [16, 16]: "
+                       "give a width and height in pixels, e.g. size=640x480",
+                       "너비와 높이를 픽셀 수로 쓰세요. 예: size=640x480"),
+    "whole": ('kind = "synthetic"\nseed = "abc"', "camera setting seed = 'abc': give a whole "
+              "number of 0 or more, e.g. seed=3", "0 이상의 정수를 쓰세요. 예: seed=3"),
+    "number": ('kind = "synthetic"\nnoise = -1', "camera setting noise = -1: give a number of 0 "
+               "or more, e.g. noise=3.0", "0 이상의 수를 쓰세요. 예: noise=3.0"),
+    "above 0": ('kind = "synthetic"\nfps = 0', "camera setting fps = 0: give a number above 0, "
+                "e.g. fps=15.0", "0보다 큰 수를 쓰세요. 예: fps=15.0"),
+}
+
+
+@pytest.mark.parametrize("case", CAMERA_CASES)
+def test_a_camera_setting_is_said_in_korean_and_in_english_as_before(tmp_path, case):
+    section, english, part = CAMERA_CASES[case]
+    path = write(tmp_path, f"[camera]\n{section}\n")
+    _config_, warnings = load_config(path, environ={})
+    assert warnings == [f"{path}: camera: {english}; using the default camera (picamera2)."]
+    said = korean(warnings[0], str(path))
+    assert part in said and said.endswith(". 기본 카메라(picamera2)를 씁니다."), said
+    ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=False, language="ko")
+    ctl.notice(warnings[0])
+    assert_drawn_in_korean(ctl)
+
+
+def test_a_bad_camera_setting_is_said_on_a_korean_tables_screen_when_it_runs(tmp_path, capsys,
+                                                                              monkeypatch):
+    """`companion run` with language = "ko": the screen says it in Korean, the journal in
+    English as before."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    path = write(tmp_path, 'language = "ko"\n[camera]\nkind = "picamera2"\nexposure_us = nan\n')
+    drawn: list[str] = []
+    blit_text = TableScreen.blit_text
+
+    def drawing(self, dst, s, *args, **kwargs):
+        drawn.append(s)
+        return blit_text(self, dst, s, *args, **kwargs)
+
+    monkeypatch.setattr(TableScreen, "blit_text", drawing)
+    cameras: list[dict] = []
+
+    def open_camera(config, inputs, references):
+        cameras.append(config)
+        return None, "no camera in this test", ("warn.no_camera", {})
+
+    monkeypatch.setattr(devices, "open_camera", open_camera)
+    monkeypatch.setattr(pygame, "quit", lambda: None)  # the module's screen stays for the rest
+    assert main(["run", "--config", str(path), "--size", "1280x720", "--quit-after", "0.3"]) == 0
+    assert cameras == [{"kind": "picamera2"}]  # the default camera instead
+    assert (f"companion: warning: {path}: camera: camera setting exposure_us = nan: give a "
+            "positive number; using the default camera (picamera2).") in capsys.readouterr().err
+    assert ("camera: 카메라 설정 exposure_us = nan: 0 이상의 수를 쓰세요. 기본 카메라(picamera2)를 "
+            "씁니다.") in " ".join(drawn)
+
+
+# name -> (what refuses, its English as it was, a part of the Korean)
+REFUSALS = {
+    "not a table": (lambda: check_config("opencv"), "camera configuration 'opencv': expected a "
+                    "table of settings with a kind", "kind가 있는 설정 섹션이어야 합니다"),
+    "no video": (lambda: OpenCVSource("O"), "the video file 'O' does not exist (a webcam is "
+                 "given by its number, e.g. opencv:0)",
+                 "동영상 파일('O')이 없습니다 (웹캠은 번호로 씁니다. 예: opencv:0)"),
+    "not a video": (lambda: OpenCVSource(__file__), f"the video file {__file__!r} cannot be "
+                    "played (damaged, or a format OpenCV does not know)",
+                    "을 재생할 수 없습니다 (손상되었거나"),
+    "no lores": (lambda: PiCamera2Source(detect_on_lores=True), "detect_on_lores needs a lores "
+                 "size, e.g. lores = [640, 480]", "detect_on_lores에는 lores 크기가 있어야 합니다"),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_the_camera_sources_own_refusals_are_said_in_korean_too(monkeypatch, case):
+    """The refusals of a camera as it opens (the table's journal, the command line): in
+    English as before, and a Notice should a Korean screen say one."""
+    refused, english, part = REFUSALS[case]
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=None))
+    with pytest.raises(SourceConfigError) as refusal:
+        refused()
+    assert str(refusal.value) == english
+    assert part in korean(notice_of(refusal.value)), english
 
 
 # ----- the operator's settings -------------------------------------------------------------
