@@ -309,6 +309,10 @@ CAMERA_CASES = {
                "or more, e.g. noise=3.0", "0 이상의 수를 쓰세요. 예: noise=3.0"),
     "above 0": ('kind = "synthetic"\nfps = 0', "camera setting fps = 0: give a number above 0, "
                 "e.g. fps=15.0", "0보다 큰 수를 쓰세요. 예: fps=15.0"),
+    # Said at start-up: found only as the camera opened, the table showed a camera that
+    # never answers.
+    "no lores": ('kind = "picamera2"\ndetect_on_lores = true', "detect_on_lores needs a lores "
+                 "size, e.g. lores = [640, 480]", "detect_on_lores에는 lores 크기가 있어야 합니다"),
 }
 
 

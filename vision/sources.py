@@ -419,6 +419,10 @@ def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
         for key in ("exposure_us", "analogue_gain", "lens_position", "lock_after_frames",
                     "camera_num"):
             _positive(options, key)
+        # Found here, before the camera opens: found on opening, the table only had a
+        # camera that never answers to show.
+        if options.get("detect_on_lores") and options.get("lores") is None:
+            raise SourceConfigError(Notice("notice.camera_lores_needed"))
         for key in ("size", "lores", "colour_gains"):
             if options.get(key) is not None:
                 cast = float if key == "colour_gains" else int
