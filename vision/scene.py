@@ -134,13 +134,16 @@ def _apart(corners: np.ndarray, others: Sequence[np.ndarray]) -> bool:
     near = APART * np.sqrt(cv2.contourArea(quad))
     (x0, y0), (x1, y1) = (quad.min(axis=0) - near).tolist(), (quad.max(axis=0) + near).tolist()
     for other in others:
+        if other is corners:
+            continue
         o = np.asarray(other, np.float32).reshape(4, 2)
         (ox0, oy0), (ox1, oy1) = o.min(axis=0).tolist(), o.max(axis=0).tolist()
         if ox0 > x1 or ox1 < x0 or oy0 > y1 or oy1 < y0:
             continue  # further than ``near`` one way or the other: apart
-        if other is corners or _inter(o, quad) >= NESTED_INSIDE * cv2.contourArea(o):
+        shared = _inter(o, quad)
+        if shared >= NESTED_INSIDE * cv2.contourArea(o):
             continue
-        if _inter(o, quad) > 0 or min(_distance(p, q) for p, q in ((quad, o), (o, quad))) < near:
+        if shared > 0 or min(_distance(p, q) for p, q in ((quad, o), (o, quad))) < near:
             return False
     return True
 
