@@ -118,13 +118,18 @@ def _a_piece(corners: np.ndarray, named: Sequence[np.ndarray]) -> bool:
     size."""
     area = cv2.contourArea(corners)
     for other in named:
-        around = cv2.contourArea(other)
         if other is corners:
             continue
-        if area < UNDERSIZED * around or (area < NESTED_SMALLER * around
-                                          and _inter(corners, other) >= NESTED_INSIDE * area):
+        around = cv2.contourArea(other)
+        if area < UNDERSIZED * around or _nested(corners, area, other, around):
             return True
     return False
+
+
+def _nested(inner: np.ndarray, area: float, outer: np.ndarray, around: float) -> bool:
+    """Does ``inner`` (of ``area``) lie inside ``outer`` (of ``around``), NESTED_INSIDE of it
+    at least, and is it far smaller (NESTED_SMALLER): that card's picture panel?"""
+    return area < NESTED_SMALLER * around and _inter(inner, outer) >= NESTED_INSIDE * area
 
 
 def _apart(corners: np.ndarray, others: Sequence[np.ndarray]) -> bool:
@@ -201,8 +206,7 @@ def _without_nested(readings: list[Reading]) -> list[Reading]:
     all one size, so it is that card's picture panel, named by its look alone."""
     named = _named_areas(readings)
     nested = {id(r) for r, area in named for o, around in named
-              if o is not r and area < NESTED_SMALLER * around
-              and _inter(r.corners, o.corners) >= NESTED_INSIDE * area}
+              if o is not r and _nested(r.corners, area, o.corners, around)}
     return [r for r in readings if id(r) not in nested]
 
 
