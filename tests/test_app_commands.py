@@ -388,6 +388,9 @@ def test_the_players_named_for_the_demo_are_the_ones_playing(tmp_path):
     ("--screenshots", "FILE/shots", "game.jsonl' is a file, not a folder"),
     ("--screenshots", "/proc/x", "cannot save pictures in '/proc/x'"),
     ("--screenshots", "/proc/sys", "cannot save pictures in '/proc/sys'"),
+    # nan never came: the demo ran on past any time given.
+    ("--quit-after", "nan", "'nan' is not a number of seconds above 0"),
+    ("--quit-after", "-1", "'-1' is not a number of seconds above 0"),
 ])
 def test_demo_options_that_cannot_work_are_refused_before_the_game(tmp_path, capsys, option,
                                                                    value, said):

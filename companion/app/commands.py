@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from companion.argtypes import seconds
+
 
 def register(subparsers) -> None:
     demo = subparsers.add_parser(
@@ -40,7 +42,7 @@ def register(subparsers) -> None:
                       help="give up after this many loop passes (default 200000)")
     demo.add_argument("--names", default=None, metavar="A,B,...",
                       help="players' names by seat, comma-separated (default: seat colours)")
-    demo.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
+    demo.add_argument("--quit-after", type=seconds, default=None, metavar="SECONDS",
                       help="quit after this many seconds (for measurements)")
     demo.set_defaults(func=cmd_demo)
 
@@ -50,7 +52,7 @@ def register(subparsers) -> None:
                     "GPIO dials and buttons, full screen. Missing devices fall back to the "
                     "screen, with a warning.")
     run.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration")
-    run.add_argument("--quit-after", type=float, default=None, metavar="SECONDS",
+    run.add_argument("--quit-after", type=seconds, default=None, metavar="SECONDS",
                      help="quit after this many seconds (for checks)")
     run.add_argument("--size", type=_size, default=None,
                      help="window size instead of full screen")
