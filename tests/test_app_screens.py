@@ -507,6 +507,23 @@ def test_an_accented_name_is_measured_as_drawn():
     assert fonts.measure(24).size(name)[0] == fonts.render(24, name, (255, 255, 255)).get_width()
 
 
+def test_a_text_is_measured_once_while_kept_and_what_is_kept_stays_bounded(monkeypatch):
+    """Every redraw (every frame while an effect plays) measured the names, the aid's labels
+    and the event lines again; kept without bound, a table running for months would grow."""
+    from companion.app.screens import glyphs
+
+    runs = []
+    real = glyphs._runs
+    monkeypatch.setattr(glyphs, "_runs", lambda text, *a: runs.append(text) or real(text, *a))
+    measure = TableScreen((800, 480)).measure(30)
+    assert measure.size("Zoë") == measure.size("Zoë") and runs == ["Zoë"]
+    monkeypatch.setattr(glyphs.Measure, "KEPT", 8)
+    for k in range(20):
+        measure.size(f"Ann {k}")
+    assert len(measure._kept) <= 8
+    assert measure.size("Ann 19") == measure.size("Ann 19")
+
+
 def test_a_screen_of_letters_the_font_has_loads_no_fallback_font(monkeypatch):
     """Each new text built pygame's fallback font (about a millisecond) whether or not a
     letter needed it: none of the table's own texts does."""

@@ -81,11 +81,22 @@ class Measure:
     its tallest run's height. pygame's ``Font.size`` counts a letter the font lacks as its
     box, wider than the fallback font's letter: an accented name was cut short too soon."""
 
+    KEPT = 4096  # sizes kept (a redraw measures the same texts again), then forgotten
+
     def __init__(self, font: pygame.font.Font, path: str | None,
                  fallback: Callable[[], pygame.font.Font]):
         self.font, self.path, self.fallback = font, path, fallback
+        self._kept: dict[str, tuple[int, int]] = {}
 
     def size(self, text: str) -> tuple[int, int]:
+        kept = self._kept.get(text)
+        if kept is None:
+            if len(self._kept) >= self.KEPT:
+                self._kept.clear()  # names and events change from game to game
+            kept = self._kept[text] = self._measured(text)
+        return kept
+
+    def _measured(self, text: str) -> tuple[int, int]:
         runs = _runs(text, self.font, self.path, self.fallback)
         if len(runs) == 1:
             return runs[0][0].size(runs[0][1])
