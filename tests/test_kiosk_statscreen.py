@@ -148,3 +148,22 @@ def test_names_are_shown_as_at_the_table(monkeypatch):
     assert "빨강" in drawn and "José" in drawn and "Red" not in drawn
     [cut] = [t for t in drawn if t.startswith("Maximilian")]
     assert cut.endswith("…") and len(cut) < len(long_name)
+
+
+def test_an_accented_name_that_fits_its_column_is_drawn_whole(monkeypatch):
+    """The name column measured with the font's boxes for letters it lacks (é, ü), wider
+    than the letters drawn: a name that fitted was cut short with "…"."""
+    pygame.font.init()
+    width, height = 800, 480
+    screen = StatsScreen((width, height))
+    body_px = max(12, height // 18)
+    room = width - 2 * (width // 16) - 3 * (width // 6)  # the name column, as laid out
+    measure = screen._font.measure(body_px)
+    boxed = screen._font(body_px)
+    name = "Éléonore Müller-Zoë Ängström Ñúñez"
+    while measure.size(name)[0] > room:
+        name = name[:-1].rstrip()
+    assert boxed.size(name)[0] > room  # the font's own measure would cut it
+    drawn = texts_drawn(monkeypatch)
+    screen.draw(pygame.Surface((width, height)), [PlayerStats(name, 3, 1, 7)], games=3)
+    assert name in drawn
