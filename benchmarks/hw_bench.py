@@ -47,6 +47,9 @@ STATES3 = [state([5, 4, 3], 0), state([1, 2, 5], 2)]  # the direct wiring's 3 se
 def chain_with_oe():
     """The shipped chain with its optional OE line on GPIO 2."""
     text = (Path(__file__).resolve().parents[1] / "hardware" / "pins.example.toml").read_text()
+    # Without the line, the chain would be measured without OE, and report 0 pins of PWM.
+    if "# oe = 2 " not in text:
+        raise SystemExit("pins.example.toml has no '# oe = 2' line to turn on: update the bench")
     return parse_pinmap(text.replace("# oe = 2 ", "oe = 2 ", 1), source="pins.example.toml")
 
 
