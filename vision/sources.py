@@ -528,8 +528,8 @@ def load_camera_config(path: str | Path, section: str = "camera") -> dict[str, A
         # The mistake that took the table away, if one did (its header broken): not any
         # other mistake of the file.
         why = next((": its mistake on line {line} ({shown}): {said}".format(**w.args)
-                    for w in warnings if getattr(w, "key", None) == "notice.config_line"
-                    and str(w.args["shown"]).startswith(f"[{section}")), "")
+                    for w in warnings if w.key == "notice.config_line"
+                    and w.args["shown"].startswith(f"[{section}")), "")
         raise SourceConfigError(f"the settings file {str(path)!r} has no [{section}] table{why}")
     return table
 
