@@ -193,6 +193,7 @@ def test_a_slot_read_only_just_is_said_so_and_the_camera_is_not_ready():
 def test_cards_read_at_another_size_than_the_mat_gives_them_are_said_to_misfit():
     """A mat fitted to an A4 page: the cards lying in its slots measure 1.41 times a card on
     it, are no card to the table, and camera-check said only "No cards in view."."""
+    from vision.mat import reprint_advice
     from vision.recognize import Recognizer
     from vision.scene import CardReader
 
@@ -205,6 +206,6 @@ def test_cards_read_at_another_size_than_the_mat_gives_them_are_said_to_misfit()
         assert report.misfit is not None and abs(report.misfit - scale) < 0.06, report.misfit
         assert report.lines[1].startswith(f"The cards in the slots look {scale:.1f} times as "
                                           "large as a card on this mat should")
-        assert "A3" in report.lines[1] and "No cards" not in " ".join(report.lines)
+        assert reprint_advice(scale) in report.lines[1] and "No cards" not in " ".join(report.lines)
     fine = check_frame(S.mat_scene(deck, lying, rng=2).image, recognizer=reader)
     assert fine.misfit is None and fine.lines[1] == "2 cards: ghost in slot a, vampire in slot b."

@@ -147,8 +147,9 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
         if view is not None and not view.card_sized(corners):
             # A slot's outline, a marker: not a card. But a card read in a slot is one: the
             # mat was printed at another size.
-            if label is not None and view.zone_of(corners) is not None:
-                misfits.append(view.times_a_card(corners))
+            if (label is not None and view.zone_of(corners) is not None
+                    and (times := view.misfit_times(corners)) is not None):
+                misfits.append(times)  # measured as the table measures it
             continue
         zone = view.zone_of(corners) if view is not None else None
         cards.append(SeenCard(label, score, corners, zone.name if zone else None))
