@@ -260,13 +260,13 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
                         say(f"The {pretty(label)} card in slot {slot.upper()} seems to touch "
                             "something (a corner mark, another card, a finger). Lay it inside "
                             "the corner marks, touching nothing, and try again.")
-                    elif alone and view.times_a_card(quad) > 1:
+                    elif alone and (larger := view.times_a_card(quad)) > 1:
                         # One card in the slot, larger than a card on the mat: the mat was
                         # printed at another size (shrunk onto A4). Not a marker or other
                         # outline found elsewhere when the slot is empty, nor the picture on
                         # a card whose own edge did not show.
                         say(f"The card in slot {slot.upper()} looks "
-                            f"{view.times_a_card(quad):.1f} times as large as a card on this mat "
+                            f"{larger:.1f} times as large as a card on this mat "
                             f"should: {REPRINT_MAT}")
                     elif alone and (times := view.misfit_times(quad)) is not None:
                         # Smaller than a card, in a card's shape: the picture on a card whose
