@@ -256,7 +256,7 @@ class Panel:
         self._closed = False
         self._chain: ShiftRegisterFactory | None = None
         self._enable: DigitalOutputDevice | None = None  # the chain's OE line, on a GPIO
-        self._enable_duty: float | None = 1.0  # what OE was last given (None: give it again)
+        self._enable_duty = 1.0  # what OE was last given: given again only when it changes
         self._pwm = False  # the candles are PWMLEDs (direct wiring on pins that do PWM)
         self.dims = False  # set_brightness dims the dials (False: it is kept and ignored)
         self._brightness = 1.0
@@ -283,7 +283,7 @@ class Panel:
             self.close()
             raise
         for name in self.stuck_at_start:
-            self.events.put(ButtonStuck(name, 0.0, gpio_label(pinmap.button_pin(name))))
+            self.events.put(ButtonStuck(name, 0.0, self._watches[name].where))
         self._wake = threading.Event()
         self._thread = None
         self.tick()
