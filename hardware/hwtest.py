@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from companion.app.inputs import is_press  # a ButtonEvent, not a ButtonStuck
 from hardware.config import (
     CANDLES,
     PinMap,
@@ -157,11 +158,6 @@ def _stuck_problem(panel, name: str) -> str | None:
             "touching GND, or something leaning on it")
 
 
-def _is_press(event) -> bool:
-    """A ButtonEvent, not the panel's ButtonStuck (which has no ``long``)."""
-    return hasattr(event, "long")
-
-
 def _drain(events: queue.Queue, name: str | None = None) -> int:
     """Take everything waiting in ``events``; how many presses there were (of the button
     ``name`` only, when given)."""
@@ -171,7 +167,7 @@ def _drain(events: queue.Queue, name: str | None = None) -> int:
             event = events.get_nowait()
         except queue.Empty:
             return n
-        n += _is_press(event) and (name is None or event.name == name)
+        n += is_press(event) and (name is None or event.name == name)
 
 
 def _button_problem(events: queue.Queue, name: str, long: bool, timeout: float,
@@ -186,7 +182,7 @@ def _button_problem(events: queue.Queue, name: str, long: bool, timeout: float,
             event = events.get(timeout=max(0.0, asked + timeout - time.monotonic()))
         except queue.Empty:
             return f"NO PRESS within {timeout:g} s: check this button's wires"
-        if not _is_press(event):
+        if not is_press(event):
             continue  # a button held down for long: the question is about presses
         if not (event.name == again != name and time.monotonic() - asked < AGAIN_SECONDS):
             break
