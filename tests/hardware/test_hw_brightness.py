@@ -264,3 +264,13 @@ def test_a_dark_chain_runs_no_pwm_and_no_candle_ever_shows_undimmed(pwm_factory,
     panel.blank()
     assert (oe.state, oe.frequency) == (0, None)
     assert seen == [(True, 0.75), (False, 0.75)]
+
+
+def test_the_menus_least_brightness_is_the_panels_least():
+    """The app may not import the panel (gpiozero), so it keeps its own least brightness, the
+    menu's first choice: the two must agree, or a kept setting shows as one the dials
+    do not give."""
+    from companion.app.operator import BRIGHTNESS_CHOICES
+    from hardware.panel import MIN_BRIGHTNESS
+
+    assert BRIGHTNESS_CHOICES[0] == MIN_BRIGHTNESS
