@@ -814,8 +814,14 @@ def event_line(lang: str, event: dict) -> str:
     return str(kind)
 
 
+def effect_key(note: dict) -> tuple[str, dict]:
+    """An effect's note as its catalogue key and the arguments for it."""
+    return "fx." + note.get("kind", ""), {k: v for k, v in note.items() if k != "kind"}
+
+
 def effect_line(lang: str, note: dict) -> str:
-    return tr(lang, "fx." + note.get("kind", ""), **{k: v for k, v in note.items() if k != "kind"})
+    key, args = effect_key(note)
+    return tr(lang, key, **args)
 
 
 def stone_tokens(n: int) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from companion.app.controller import SEAT_COLOURS
 from companion.app.i18n import (
     card_name,
     characters,
+    effect_key,
     effect_line,
     event_line,
     player_name,
@@ -657,11 +658,10 @@ class TableScreen:
     def _effect_text(self, lang, note, size, width) -> str:
         """An effect's line at most ``width`` pixels wide (bold): its player's name cut short
         with "…" if need be, what happens to them whole."""
-        args = {k: v for k, v in note.items() if k != "kind"}
+        key, args = effect_key(note)
         player = args.pop("player", None)
         if isinstance(player, str):
-            return self._with_name(lang, "fx." + note.get("kind", ""), player, size, width,
-                                   True, **args)
+            return self._with_name(lang, key, player, size, width, True, **args)
         return self.fit(effect_line(lang, note), size, width, True)
 
     def _over(self, dst, ctl, lang):
