@@ -387,6 +387,28 @@ def test_the_camera_sources_own_refusals_are_said_in_korean_too(monkeypatch, cas
     assert part in korean(notice_of(refusal.value)), english
 
 
+def test_a_setting_refused_as_the_camera_opens_is_said_on_a_korean_tables_screen():
+    """A video file that is not there is found only as the camera opens: the screen said
+    only that the camera did not answer, and the reason (with its opencv:0 hint) went to
+    the journal alone."""
+    from companion.app.devices import CameraFeed
+    from companion.app.loop import App
+    from vision.sources import ResilientSource
+
+    ctl = Controller(Game, open_log=lambda e: MemoryLog(), camera=True, language="ko")
+    app = App(ctl, clock=lambda: 0.0)
+    source = ResilientSource(lambda: OpenCVSource("O"), clock=lambda: 0.0)
+    app.camera = CameraFeed(source, None, app.inputs)
+    for _ in range(3):
+        app.step()
+    assert source.status == "misconfigured" and ctl.camera is False
+    assert ctl.message[0] == "notice.camera_refused"
+    said = shown(ctl)
+    assert "동영상 파일('O')이 없습니다 (웹캠은 번호로 씁니다. 예: opencv:0)" in said, said
+    assert [m for m in ctl._notices if m[0] == "notice.camera_refused"] == []  # told once
+    assert_drawn_in_korean(ctl)
+
+
 # ----- the operator's settings -------------------------------------------------------------
 
 # name -> (settings.json, the English as it was, a part of the Korean). {path}: the file.

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.app.i18n import Notice
+from companion.app.i18n import Notice, notice_of
 from vision.frames import CameraError, CameraSource, Frame
 from vision.images import opencv_name
 
@@ -626,6 +626,7 @@ class ResilientSource:
         self._retry_at = clock()  # try at once
         self.status = STARTING
         self.message = "Starting the camera."
+        self.refusal: str | None = None  # a setting refused as the camera opened (a Notice)
         self.failures = 0  # failed attempts in a row
         self._what = ""  # what the last failure was, without when it is tried again
         self._closed = False
@@ -672,6 +673,7 @@ class ResilientSource:
                 self._source = self._opener()
             except SourceConfigError as exc:  # retrying cannot fix a wrong setting
                 self.status = MISCONFIGURED
+                self.refusal = notice_of(exc)
                 self.message = f"Camera setting problem: {exc}"
                 log.error("%s", self.message)
                 return None

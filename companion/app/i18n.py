@@ -291,6 +291,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                           "a format OpenCV does not know)",
         "notice.camera_lores_needed": "detect_on_lores needs a lores size, e.g. lores = [640, 480]",
         "notice.camera_synthetic_refused": "synthetic camera settings {options}: {why}",
+        "notice.camera_refused": "Camera setting problem: {why}. Cards are picked on the "
+                                 "screen.",
         "notice.settings_unreadable": "The operator's settings in {path} could not be read "
                                       "({why}); using the configuration's.",
         "notice.nested_too_deeply": "nested too deeply",
@@ -606,6 +608,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.camera_lores_needed": "detect_on_lores에는 lores 크기가 있어야 합니다. 예: "
                                       "lores = [640, 480]",
         "notice.camera_synthetic_refused": "합성 카메라 설정 {options}: {why}",
+        "notice.camera_refused": "카메라 설정 문제: {why}. 카드는 화면에서 고릅니다.",
         "notice.settings_unreadable": "운영자 설정({path})을 읽을 수 없습니다 ({why}): 설정 "
                                       "파일의 설정을 씁니다.",
         "notice.nested_too_deeply": "너무 깊이 중첩됨",

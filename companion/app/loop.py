@@ -59,6 +59,7 @@ class App:
         self._watch_until = 0.0  # read the camera on every pass until then (something moved)
         self.looks = 0  # camera reads so far
         self._fault_said = ""  # the last fault told: each kind once in a row, again at 10, 100...
+        self._refusal_said = False  # a camera setting refused as the camera opened, told once
         self._drawn_lights = None
         self._now = 0.0
         self.idle = None  # an IdleTimer: after a while without players, the attract screen
@@ -194,6 +195,11 @@ class App:
             self._watch_until = now + MOVEMENT_WATCH
         self._next_look = now + QUIET_LOOK_EVERY
         self.ctl.set_camera(self.camera.working)
+        refusal = getattr(getattr(self.camera, "source", None), "refusal", None)
+        if refusal is not None and not self._refusal_said:
+            # Said in the table's language, not only as a camera that does not answer.
+            self._refusal_said = True
+            self.ctl.notice_key("notice.camera_refused", why=refusal)
         if tracker is not None and hasattr(tracker, "mat"):
             # For the operator's camera check, and a warning while the mat is not seen or a
             # slot may go unread. Not known until the tracker has looked at a frame.
