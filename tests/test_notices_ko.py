@@ -285,7 +285,8 @@ def test_a_korean_configuration_notice_has_every_glyph_on_the_screen(tmp_path, c
 # name -> ([camera] section, the English as it was after "camera: ", a part of the Korean).
 CAMERA_CASES = {
     "positive": ('kind = "picamera2"\nexposure_us = nan', "camera setting exposure_us = nan: "
-                 "give a positive number", "카메라 설정 exposure_us = nan: 0 이상의 수를 쓰세요"),
+                 "give a number of 0 or more",
+                 "카메라 설정 exposure_us = nan: 0 이상의 수를 쓰세요"),
     "pair": ('kind = "picamera2"\nsize = [640]', "camera setting size = [640]: give two "
              "positive numbers, e.g. [640, 480]", "양수 두 개를 쓰세요. 예: [640, 480]"),
     "kind": ('kind = "telescope"', "camera kind 'telescope' is unknown: choose one of picamera2, "
@@ -355,7 +356,7 @@ def test_a_bad_camera_setting_is_said_on_a_korean_tables_screen_when_it_runs(tmp
     assert main(["run", "--config", str(path), "--size", "1280x720", "--quit-after", "0.3"]) == 0
     assert cameras == [{"kind": "picamera2"}]  # the default camera instead
     assert (f"companion: warning: {path}: camera: camera setting exposure_us = nan: give a "
-            "positive number; using the default camera (picamera2).") in capsys.readouterr().err
+            "number of 0 or more; using the default camera (picamera2).") in capsys.readouterr().err
     assert ("camera: 카메라 설정 exposure_us = nan: 0 이상의 수를 쓰세요. 기본 카메라(picamera2)를 "
             "씁니다.") in " ".join(drawn)
 

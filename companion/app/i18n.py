@@ -273,7 +273,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "...) or a video file path",
         "notice.camera_pair": "camera setting {name} = {value}: give two positive numbers, e.g. "
                               "[640, 480]",
-        "notice.camera_positive": "camera setting {name} = {value}: give a positive number",
+        "notice.camera_positive": "camera setting {name} = {value}: give a number of 0 or more",
         "notice.camera_size": "camera setting size = {value}: give a width and height in pixels, "
                               "e.g. size=640x480",
         "notice.camera_number": "camera setting {name} = {value}: give a number of 0 or more, "
