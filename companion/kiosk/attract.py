@@ -144,6 +144,7 @@ class Fonts:
 
     def __init__(self, path: str | os.PathLike[str] | None = None):
         self.path = Path(path) if path else find_font()
+        self._file = str(self.path) if self.path else None  # None: pygame's own font
         self._sizes: dict[object, object] = {}
 
     def __call__(self, px: int):
@@ -152,7 +153,7 @@ class Fonts:
         if px not in self._sizes:
             if not pygame.font.get_init():
                 pygame.font.init()
-            self._sizes[px] = pygame.font.Font(str(self.path) if self.path else None, px)
+            self._sizes[px] = pygame.font.Font(self._file, px)
         return self._sizes[px]
 
     def _fallback(self, px: int):
@@ -170,7 +171,7 @@ class Fonts:
 
         key = ("measure", px)
         if key not in self._sizes:
-            self._sizes[key] = glyphs.Measure(self(px), str(self.path) if self.path else None,
+            self._sizes[key] = glyphs.Measure(self(px), self._file,
                                               lambda: self._fallback(px))
         return self._sizes[key]
 
@@ -178,7 +179,7 @@ class Fonts:
         """``text`` in this font, with the letters it lacks (é, ü) in pygame's own."""
         from companion.app.screens import glyphs  # noqa: PLC0415
 
-        return glyphs.render(text, colour, self(px), str(self.path) if self.path else None,
+        return glyphs.render(text, colour, self(px), self._file,
                              lambda: self._fallback(px))
 
 
