@@ -224,6 +224,47 @@ def test_a_card_with_look_alikes_barely_sure_is_unknown(monkeypatch):
     assert rec.check_guess(scene.image, scene.cards[0].corners, sure) is sure
 
 
+@pytest.fixture(scope="module")
+def pips():
+    deck = S.pip_deck()
+    return deck, Recognizer({k: [v] for k, v in deck.items()})
+
+
+@pytest.mark.parametrize(("seed", "found"), [(50008, ["10d", "As"]), (50009, ["2d", "10d"])])
+def test_a_card_one_of_look_alikes_guessed_on_its_own_outline_is_an_unknown_card(
+        pips, seed, found):
+    """Playing-card-like cards touching: outlined together, each card's own outline is only
+    guessed (a piece cut along the seams, a corner of the block), where the first look finds
+    it one of several cards alike without telling which. It is a card, unknown (it was
+    missed); no card is named wrong."""
+    deck, rec = pips
+    scene = S.random_scene(deck, seed, arrangement="touching")
+    readings = rec.read(scene.image)
+    for label in found:
+        card = next(c for c in scene.cards if c.label == label)
+        best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
+        assert quad_iou(best.corners, card.corners) >= 0.7
+        assert best.label in (None, label)
+    named = [r for r in readings if r.label is not None]
+    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
+                                        for r in named]
+
+
+def test_half_of_a_card_with_look_alikes_is_no_card_alike(pips):
+    """The first look at half of a playing-card-like card (an outline guessed across a card)
+    finds it like no card closely enough to be one of them; at the whole card it does."""
+    from vision.detect import halves
+
+    deck, rec = pips
+    scene = S.random_scene(deck, 50008, arrangement="touching")
+    card = next(c for c in scene.cards if c.label == "10d")
+    whole = rec.guess_quad(scene.image, card.corners)
+    assert whole.label in (None, "10d") and (whole.label or whole.alike)
+    for half in halves(card.corners):
+        m = rec.guess_quad(scene.image, half)
+        assert m.label is None and not m.alike
+
+
 def test_the_first_look_barely_sure_on_a_card_partly_hidden_asks_the_features():
     """A pile of trading-card-like cards: the part of a card showing from under the top card
     was found as a card and named as another card by the first look, at 0.506; the features

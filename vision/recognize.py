@@ -156,6 +156,13 @@ FINE_INSET = 0.03
 # the features name a card only at ALIKE_MIN_SCORE at least.
 ALIKE_REF_CORR = 0.8
 ALIKE_MIN_SCORE = 0.85
+# A card whose closer look correlates ALIKE_CARD_CORR at least with a look-alike's reference,
+# every card within FAST_MIN_MARGIN of the first look's best being a look-alike, is one of
+# them for sure even when which one stays unsure: on an outline guessed (a piece of a block,
+# a pile's corner) it is a card, unknown. Over 220 outlines guessed on playing-card-like
+# scenes, those on a card's own outline reached 0.77 to 0.99, halves of a card and parts of
+# one showing from under another 0.74 at most.
+ALIKE_CARD_CORR = 0.85
 # A deck whose cards have a panel in the same place (a picture framed on a dark card, an art
 # box): its place is learnt from the references, each panel taking PANEL_SHARE of its card
 # and lying within PANEL_SAME (of the card's size) of the same place on half the cards at
@@ -218,6 +225,9 @@ class Match:
     # Where the features place the card they name (``classify_quad``), 4 x 2 picture pixels
     # in order around it; None when they did not name it.
     placed: np.ndarray | None = field(default=None, compare=False)
+    # The closer look found the card one of several cards alike (see ALIKE_CARD_CORR): a card
+    # of this deck for sure, which of them unsure. Set by the first look only.
+    alike: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1214,7 +1224,8 @@ class Recognizer:
             return m, None
         if self.labels.index(m.label) in self._look_alikes:
             # The features cannot tell it from its look-alikes: nothing else to go by.
-            return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best), None
+            return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best,
+                         alike=m.alike), None
         if found and apart:
             return m, None
         asked = self._feature_votes(image, c)
@@ -1282,7 +1293,8 @@ class Recognizer:
         score = round(max(0.0, min(1.0, 0.5 + (corr - FINE_MIN_CORR) / (2 - 2 * FINE_MIN_CORR),
                                    0.5 + (side - FINE_MIN_SIDE) / (2 - 2 * FINE_MIN_SIDE))), 4)
         label = self.labels[li]
-        return Match(label if score >= self.threshold else None, score, label)
+        alike = corr >= ALIKE_CARD_CORR and all(other in self._look_alikes for other in near)
+        return Match(label if score >= self.threshold else None, score, label, alike=alike)
 
     @staticmethod
     def _quad_thumb(image: np.ndarray, c: np.ndarray) -> np.ndarray:

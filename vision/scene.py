@@ -320,7 +320,8 @@ def _crosses(card: np.ndarray, panel: np.ndarray, readings: Sequence[Reading]) -
 
 def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray],
                 readings: list[Reading]) -> list[Reading]:
-    """``readings`` with the cards the first look names (``Recognizer.guess_quad``) at
+    """``readings`` with the cards the first look names (``Recognizer.guess_quad``), or finds
+    one of cards alike (``_a_card``), at
     ``places`` (at the corners of outlines of several cards, ``find_outlines``), each pushed
     onto the edges near it, where no card named lies, in place of the unknown ones there."""
     h, w = image.shape[:2]
@@ -334,7 +335,7 @@ def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray]
         if _over_named(card, readings):
             continue
         m = rec.guess_quad(image, card)
-        if m.label is not None:
+        if _a_card(m):
             # In a pile the middle of a card named may lie under this one: it stays.
             on = _unknown_under(card, readings, named_below=True)
             readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
@@ -352,16 +353,23 @@ def _inside_named(rec: Recognizer, image: np.ndarray, corners: np.ndarray,
 def _named(rec: Recognizer, image: np.ndarray, pieces: Sequence[np.ndarray],
            whole: np.ndarray | None, cards: Sequence[np.ndarray]) -> list[Reading]:
     """The pieces (of ``whole``, if given) that the first look names
-    (``Recognizer.guess_quad``), but for a piece whose middle lies on another of ``cards``."""
+    (``Recognizer.guess_quad``) or finds one of cards alike (``_a_card``), but for a piece
+    whose middle lies on another of ``cards``."""
     out = []
     for piece in pieces:
         middle = _centre(piece)
         if any(c is not whole and point_inside(c, middle) for c in cards):
             continue
         m = rec.guess_quad(image, piece)
-        if m.label is not None:
+        if _a_card(m):
             out.append(Reading(m.label, m.score, piece))
     return out
+
+
+def _a_card(m: Match) -> bool:
+    """Is the first look's match ``m`` at an outline guessed a card: named, or one of cards
+    alike for sure, which of them unsure (``Match.alike``: unknown, but a card)?"""
+    return m.label is not None or m.alike
 
 
 def _on_named(quad: np.ndarray, readings: Sequence[Reading]) -> bool:
