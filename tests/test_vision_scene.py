@@ -47,6 +47,26 @@ def test_a_card_placed_over_little_of_its_outline_lies_where_it_is_placed_or_is_
     assert unknown.label is None and unknown.corners is pile
 
 
+def test_a_card_placed_around_a_far_smaller_outline_lies_on_its_own_outline():
+    """The outline found is a frame inside the card (its own outline lost where it touches
+    another): the features place the card around it, where the card lies."""
+    frame = np.float32([[116, 118], [147, 118], [147, 170], [116, 170]])
+    reading = _where_named(IMAGE, _match(CARD), frame, [])
+    assert reading.label == "ghost" and quad_iou(reading.corners, CARD) > 0.9
+    # About the size of the outline found: it lies there, as before.
+    assert _where_named(IMAGE, _match(CARD + (2, 2)), CARD, []).corners is CARD
+
+
+def test_a_face_card_found_by_its_frame_is_read_on_its_own_outline(pips):
+    """A playing-card-like queen on a light cloth: only the frame round her picture was
+    found, and the features named her there, at under half the card."""
+    deck, rec = pips
+    scene = S.random_scene(deck, 73016, arrangement="spread")
+    queen = next(c for c in scene.cards if c.label == "Qs")
+    best = max(rec.read(scene.image), key=lambda r: quad_iou(r.corners, queen.corners))
+    assert best.label == "Qs" and quad_iou(best.corners, queen.corners) >= 0.85
+
+
 def test_the_top_card_of_a_pile_outlined_as_one_is_read_on_its_own_outline():
     """The ghost lies on the butler, outlined together; the feature matcher names the ghost
     in that outline. Where its features place it, the ghost's own outline was set aside: it

@@ -32,7 +32,8 @@ from vision.detect import (
 from vision.recognize import GUESS_SURE, Match, Reading, Recognizer, as_grey, point_inside
 
 # A card the features name lies on the outline it was found by when they place it over at
-# least PLACED_SHARE of that outline's area; else on an outline set aside that they place it
+# least PLACED_SHARE of that outline's area (unless that outline is far smaller than the card,
+# see _around_found); else on an outline set aside that they place it
 # on at least PLACED_IOU (intersection over union); else where they place it, when that lies
 # PLACED_INSIDE inside the outline at least; else it is unknown.
 PLACED_SHARE = 0.8
@@ -217,11 +218,15 @@ def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
     a pile's outline, several cards'). Then it lies on the outline set aside (``panels``)
     where they place it (PLACED_IOU); else, when they place it inside the outline (a card
     on a pile: PLACED_INSIDE), where they place it, pushed onto the edges near by; else it is
-    unknown: named, but not where."""
+    unknown: named, but not where. A card they place around that outline, far larger than
+    it, lies where they place it (``_around_found``)."""
     if m.label is None or m.placed is None:
         return Reading(m.label, m.score, corners)
     shared = _inter(corners, m.placed)
-    if shared >= PLACED_SHARE * cv2.contourArea(corners):
+    area = cv2.contourArea(corners)
+    if shared >= PLACED_SHARE * area:
+        if area < NESTED_SMALLER * cv2.contourArea(m.placed):
+            return _around_found(image, m, corners)
         return Reading(m.label, m.score, corners)
     best = max(panels, key=lambda p: quad_iou(p, m.placed), default=None)
     if best is not None and quad_iou(best, m.placed) >= PLACED_IOU:
@@ -232,6 +237,20 @@ def _where_named(image: np.ndarray, m: Match, corners: np.ndarray,
             and found is not None and _card_shaped(found[0], h * w)):
         return Reading(m.label, m.score, found[0])
     return Reading(None, 0.0, corners)
+
+
+def _around_found(image: np.ndarray, m: Match, corners: np.ndarray) -> Reading:
+    """The card ``m`` names, placed by its features around the far smaller outline
+    ``corners`` it was found by (a frame or picture panel inside the card, its own outline
+    lost where it touches another): on the card's own outline where they place it, pushed
+    onto the edges near by, when that runs along edges and lies on the place (PLACED_IOU);
+    else on ``corners``."""
+    h, w = image.shape[:2]
+    found = on_outline(image, m.placed)
+    if (found is not None and _card_shaped(found[0], h * w)
+            and quad_iou(found[0], m.placed) >= PLACED_IOU):
+        return Reading(m.label, m.score, found[0])
+    return Reading(m.label, m.score, corners)
 
 
 def _as_one(rec: Recognizer, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
