@@ -199,6 +199,28 @@ def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_cut_down():
     assert grey_alone == 0  # the grey picture alone found none of them
 
 
+def test_a_dark_bordered_card_whose_border_is_lost_on_its_cloth_is_cut_whole_by_colour():
+    """Dark-bordered cards photographed on dark cloths: on two, the grey picture shows only
+    the picture panel, far smaller than the cards on the other photos, and it was cut down to
+    the panel. Colour shows the card around it, of the others' size: cut there. The others
+    are cut as before."""
+    from vision.detect import find_outlines
+    from vision.recognize import cards_cut_out
+
+    deck = S.panelled_deck(20, border=(40, 40, 40))
+    refs = {k: [S.table_photo(k, v, 50507 + j)] for j, (k, v) in enumerate(sorted(deck.items()))}
+    panel_only = [k for k in ("panel1", "panel11")
+                  if max(cv2.contourArea(q)
+                         for q in find_outlines(refs[k][0], one_card=True).cards) < 30000]
+    assert panel_only == ["panel1", "panel11"]  # grey alone outlines their panels
+    out, left_whole = cards_cut_out(refs)
+    sizes = {k: sorted(pics[0].shape[:2]) for k, pics in out.items()}
+    short, long_ = np.median([s for s in sizes.values()], axis=0)
+    for k in panel_only:
+        assert abs(sizes[k][0] / short - 1) < 0.1 and abs(sizes[k][1] / long_ - 1) < 0.1, k
+    assert left_whole == []
+
+
 def test_a_scan_among_photos_is_not_cut_to_a_frame_its_colours_outline():
     """Photos of playing cards with two scans among them: grey shows no card on the scans of
     the jack and king of hearts, and their colours outline the picture's frame, 1.4 times

@@ -86,7 +86,8 @@ PHOTO_CARD_SHARE = 0.03
 PHOTO_OTHER_SHARE = 0.25
 # A card found on a photo by colour alone is cut out only when each side is within
 # COLOUR_CUT_SIZE of the middle size of the cards found in grey, of which there must be
-# COLOUR_CUT_PEERS at least (see ``_of_their_size``).
+# COLOUR_CUT_PEERS at least (see ``_of_their_size``). A card found in grey with both sides
+# under 1 - COLOUR_CUT_SIZE of theirs is looked for by colour too (``_far_smaller``).
 COLOUR_CUT_SIZE = 0.15
 COLOUR_CUT_PEERS = 3
 CUT_MAX_MOVE = 0.12
@@ -720,6 +721,24 @@ def _of_their_size(by_colour: list[np.ndarray], in_grey: list[np.ndarray]) -> li
             for s, ln in map(_sides, by_colour)]
 
 
+def _far_smaller(card: np.ndarray | None, in_grey: list[np.ndarray]) -> bool:
+    """Are both sides of ``card`` (None: no card) under 1 - COLOUR_CUT_SIZE of the middle
+    size of the cards found in grey?"""
+    if card is None:
+        return False
+    short, long_ = (float(np.median(v)) for v in zip(*map(_sides, in_grey), strict=True))
+    s, ln = _sides(card)
+    return s < (1 - COLOUR_CUT_SIZE) * short and ln < (1 - COLOUR_CUT_SIZE) * long_
+
+
+def _around(card: np.ndarray, inner: np.ndarray) -> bool:
+    """Does ``card`` hold ``inner`` as a card holds its picture panel (its middle inside,
+    a share of its area within PANEL_SHARE)?"""
+    share = cv2.contourArea(inner) / max(1.0, cv2.contourArea(card))
+    return (PANEL_SHARE[0] <= share <= PANEL_SHARE[1]
+            and point_inside(card, tuple(map(float, inner.mean(axis=0)))))
+
+
 def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
                   ) -> tuple[dict[str, list[np.ndarray]], list[str]]:
     """``references`` with each photo of a card lying on a background (``_placed_card``)
@@ -735,12 +754,16 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
     in_grey = [q for qs in places.values() for q in qs if q is not None]
     if len(in_grey) >= COLOUR_CUT_PEERS:
         # Only then can a card found by colour alone be kept (``_of_their_size``), so only
-        # then are the pictures grey shows no card on looked at by colour too.
+        # then are the pictures grey shows no card on looked at by colour too, and those it
+        # shows a card far smaller than the others on: a dark card's picture panel, its own
+        # border lost on a dark cloth, where colour may show the card around it.
         for label, qs in places.items():
             for k, pic in enumerate(references[label]):
-                if _by_colour(grey[label][k], pic):
+                found = qs[k]
+                if _by_colour(grey[label][k], pic) or _far_smaller(found, in_grey):
                     card = _card_in(find_outlines(pic, one_card=True, colour=True), pic)
-                    if card is not None and _of_their_size([card], in_grey)[0]:
+                    if (card is not None and _of_their_size([card], in_grey)[0]
+                            and (found is None or _around(card, found))):
                         qs[k] = card
     n = sum(len(v) for v in places.values())
     if sum(q is not None for v in places.values() for q in v) * 2 < n:
