@@ -357,6 +357,25 @@ def test_pushing_a_quad_onto_the_outline_off_the_picture_gives_none():
     assert quad_iou(pushed, inside) >= 0.93 and min(support) >= 0.9
 
 
+def test_a_card_showing_in_colour_alone_is_pushed_onto_its_outline_looked_for_in_colour():
+    """A black card on a dark blue cloth of the same grey: in grey no side of its outline
+    shows; looked for in each colour too, every side does."""
+    from vision.detect import on_outline
+
+    img = np.full((480, 640, 3), (100, 5, 5), np.uint8)  # BGR: dark blue
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[0, 0]
+    card = np.float32([[100, 100], [190, 100], [190, 226], [100, 226]])
+    cv2.rectangle(img, (100, 100), (190, 226), (int(grey),) * 3, -1)  # as grey as the cloth
+    shrunk = np.float32([[104, 104], [186, 104], [186, 222], [104, 222]])
+    _, support = on_outline(img, shrunk)
+    assert max(support) < 0.35  # grey shows none of it
+    pushed, support = on_outline(img, shrunk, colour=True)
+    assert quad_iou(pushed, card) >= 0.93 and min(support) >= 0.9
+    # A grey picture has no colours to look at: as in grey.
+    flat = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    assert on_outline(flat, shrunk, colour=True)[1] == on_outline(flat, shrunk)[1]
+
+
 def test_seam_pieces_are_only_what_a_seam_cuts_from_the_quad():
     """Two white cards end to end with a dark line between them give two pieces; one card
     with no seam gives none (the quad itself was looked at already)."""

@@ -189,6 +189,20 @@ def _card_under(scene, corners):
 
 
 @pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
+def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_read_around_its_panel():
+    """Black cards with a light square picture on a dark blue cloth: in grey the cards'
+    outlines do not show, only their pictures; the place around each picture where a card
+    would lie shows the card's outline in colour. Both cards are read (neither was)."""
+    deck = _dark_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 50009, arrangement="spread")
+    readings = rec.read(scene.image)
+    for card in scene.cards:
+        best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
+        assert best.label == card.label and quad_iou(best.corners, card.corners) >= 0.8
+
+
+@pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
 @pytest.mark.parametrize(("seed", "right"), [(7001637, 1), (7000990, 0), (7000031, 2)])
 def test_a_guess_the_first_look_is_barely_sure_of_is_not_named_alone(seed, right):
     """Piles of dark cards with a light picture. The first look named a card placed around a

@@ -936,17 +936,26 @@ def seam_pieces(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     return [_to_picture(p, scale) + at for p in pieces]
 
 
-def on_outline(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, list[float]] | None:
+def on_outline(image: np.ndarray, quad: np.ndarray, *, colour: bool = False
+               ) -> tuple[np.ndarray, list[float]] | None:
     """``quad`` (picture pixels) with each side pushed outwards onto the outermost straight
     edge near it (on the line just outside it, see ``_refine``), and the share of each side
     along an edge: how much of a card's own outline shows there. None when the quad lies
-    outside the picture."""
+    outside the picture. ``colour``: the edges of each colour channel count too (a black
+    card on a dark blue cloth shows in colour alone)."""
     q = np.asarray(quad, np.float32).reshape(4, 2)
-    part = _part(image, q, margin=4 + int(2 * REACH * _short_side(q)))
+    part = _part(image, q, margin=4 + int(2 * REACH * _short_side(q)), colour=colour)
     if part is None:
         return None
     grey, scale, at, inside, _ = part
-    near = cv2.dilate(_edges(grey, around_card=True), _KERNEL)
+    if colour and image.ndim == 3:
+        edges = _edges(grey[..., 0], around_card=True)
+        for k in range(1, 4):
+            edges |= _edges(grey[..., k], around_card=True)
+        grey = grey[..., 0]
+    else:
+        edges = _edges(grey, around_card=True)
+    near = cv2.dilate(edges, _KERNEL)
     # Just outside the edge, as before, for every place pushed here (around a picture panel,
     # on a pile's corner, where the features place a card, in a read or on the live table):
     # a place tried around a panel is taken when the first look names it, and one tighter
@@ -955,11 +964,12 @@ def on_outline(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, list[fl
     return _to_picture(pushed, scale) + at, support
 
 
-def _part(image: np.ndarray, q: np.ndarray, *, margin: int):
+def _part(image: np.ndarray, q: np.ndarray, *, margin: int, colour: bool = False):
     """The part of the picture around quad ``q`` (with ``margin`` pixels more each way) in
     grey at the size the whole picture would be found at: (grey, its size over the part's,
     the part's top left in the picture, ``q`` in its pixels, the whole picture's area at
-    that size), or None when nothing of it is in the picture."""
+    that size), or None when nothing of it is in the picture. ``colour``: grey and the three
+    colour channels, stacked (h x w x 4), for a colour picture."""
     h, w = image.shape[:2]
     k = _work_scale(h, w, enlarge=True)  # as find_outlines looks at the whole picture
     q = np.asarray(q, np.float32).reshape(4, 2)
@@ -968,6 +978,8 @@ def _part(image: np.ndarray, q: np.ndarray, *, margin: int):
     if x1 - x0 < 3 or y1 - y0 < 3:
         return None
     grey, scale = _working(image[y0:y1, x0:x1], k)
+    if colour and image.ndim == 3:
+        grey = np.dstack([grey, _working(image[y0:y1, x0:x1], k, grey=False)[0]])
     return grey, scale, np.float32([x0, y0]), (q - (x0, y0) + 0.5) * scale - 0.5, k * k * h * w
 
 

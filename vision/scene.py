@@ -298,6 +298,10 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
                     or not _card_shaped(card, h * w)):
                 continue
             found = on_outline(image, card)
+            if found is not None and not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
+                # A card may show against its table in colour alone (a black card on a
+                # dark blue cloth): its outline looked for in each colour too.
+                found = on_outline(image, card, colour=True)
             if found is None or not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
                 continue  # no card's outline there
             card = found[0]
