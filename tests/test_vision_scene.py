@@ -49,10 +49,21 @@ def test_a_card_placed_over_little_of_its_outline_lies_where_it_is_placed_or_is_
 
 def test_a_card_placed_around_a_far_smaller_outline_lies_on_its_own_outline():
     """The outline found is a frame inside the card (its own outline lost where it touches
-    another): the features place the card around it, where the card lies."""
+    another): the features place the card around it, a little off, where the card lies,
+    on its own outline."""
     frame = np.float32([[116, 118], [147, 118], [147, 170], [116, 170]])
-    reading = _where_named(IMAGE, _match(CARD), frame, [])
-    assert reading.label == "ghost" and quad_iou(reading.corners, CARD) > 0.9
+    image = IMAGE.copy()
+    cv2.rectangle(image, (100, 100), (163, 188), (230, 230, 230), -1)  # the card, light
+    reading = _where_named(image, _match(CARD + (2, -2)), frame, [])
+    assert reading.label == "ghost" and quad_iou(reading.corners, CARD) > 0.93
+    # No side of the card shows there (nothing to push onto): it stays on the frame.
+    assert _where_named(IMAGE, _match(CARD), frame, []).corners is frame
+    # Barely sure of the card: it stays on the frame too, to be checked as a piece.
+    barely = Match("ghost", 0.52, "ghost", placed=np.float32(CARD + (2, -2)))
+    assert _where_named(image, barely, frame, []).corners is frame
+    # Placed partly off the picture: not moved there.
+    off = np.float32([[116, 2], [147, 2], [147, 54], [116, 54]])
+    assert _where_named(image, _match(CARD - (0, 110)), off, []).corners is off
     # About the size of the outline found: it lies there, as before.
     assert _where_named(IMAGE, _match(CARD + (2, 2)), CARD, []).corners is CARD
 

@@ -161,11 +161,11 @@ FINE_INSET = 0.03
 ALIKE_REF_CORR = 0.8
 ALIKE_MIN_SCORE = 0.85
 # A card whose closer look correlates ALIKE_CARD_CORR at least with a look-alike's reference,
-# every card within FAST_MIN_MARGIN of the first look's best being a look-alike, is one of
-# them for sure even when which one stays unsure: on an outline guessed (a piece of a block,
-# a pile's corner) it is a card, unknown. Over 220 outlines guessed on playing-card-like
-# scenes, those on a card's own outline reached 0.77 to 0.99, halves of a card and parts of
-# one showing from under another 0.74 at most.
+# every card it compared (within FAST_MIN_MARGIN of the first look's best, FINE_MAX at most)
+# being a look-alike, is one of them for sure even when which one stays unsure: on an
+# outline guessed (a piece of a block, a pile's corner) it is a card, unknown. Over 220
+# outlines guessed on playing-card-like scenes, those on a card's own outline reached 0.77
+# to 0.99, halves of a card and parts of one showing from under another 0.74 at most.
 ALIKE_CARD_CORR = 0.85
 # A deck whose cards have a panel in the same place (a picture framed on a dark card, an art
 # box): its place is learnt from the references, each panel taking PANEL_SHARE of its card

@@ -75,6 +75,9 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     photographed from close by. Named by the first look alone at an outline guessed, a
     card barely sure must also have the features lean to it (``Recognizer.guess_quad``), as
     must one on an outline found far smaller than another card named (``_small_checked``).
+    At an outline guessed (a half, a piece, a pile's corner), a card the first look finds
+    one of several look-alikes without telling which is a card too, unknown
+    (``Match.alike``).
     """
     cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
     out = []
@@ -243,14 +246,26 @@ def _around_found(image: np.ndarray, m: Match, corners: np.ndarray) -> Reading:
     """The card ``m`` names, placed by its features around the far smaller outline
     ``corners`` it was found by (a frame or picture panel inside the card, its own outline
     lost where it touches another): on the card's own outline where they place it, pushed
-    onto the edges near by, when that runs along edges and lies on the place (PLACED_IOU);
-    else on ``corners``."""
+    onto the edges near by, when a side of it at least runs along an edge, it lies in the
+    picture and on the place (PLACED_IOU), and the features are sure of the card (GUESS_SURE:
+    one barely sure stays on the small outline, where ``_small_checked`` checks it); else on
+    ``corners``."""
     h, w = image.shape[:2]
+    if m.score < GUESS_SURE:
+        return Reading(m.label, m.score, corners)
     found = on_outline(image, m.placed)
-    if (found is not None and _card_shaped(found[0], h * w)
-            and quad_iou(found[0], m.placed) >= PLACED_IOU):
-        return Reading(m.label, m.score, found[0])
+    if found is None:
+        return Reading(m.label, m.score, corners)
+    card, support = found
+    if (max(support) >= MIN_SIDE_SUPPORT and _in_picture(card, w, h)
+            and _card_shaped(card, h * w) and quad_iou(card, m.placed) >= PLACED_IOU):
+        return Reading(m.label, m.score, card)
     return Reading(m.label, m.score, corners)
+
+
+def _in_picture(quad: np.ndarray, w: int, h: int) -> bool:
+    """Does ``quad`` lie within a picture of w x h pixels?"""
+    return bool(quad.min() >= 0 and quad[:, 0].max() <= w - 1 and quad[:, 1].max() <= h - 1)
 
 
 def _as_one(rec: Recognizer, image: np.ndarray, quad: np.ndarray, readings: list[Reading],
@@ -294,8 +309,7 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
         for turn in range(4):  # which corner of the panel is the layout's first
             to_picture = cv2.getPerspectiveTransform(layout, np.roll(panel, turn, 0))
             card = order_corners(cv2.perspectiveTransform(_UNIT[None], to_picture)[0])
-            if (card.min() < 0 or card[:, 0].max() > w - 1 or card[:, 1].max() > h - 1
-                    or not _card_shaped(card, h * w)):
+            if not _in_picture(card, w, h) or not _card_shaped(card, h * w):
                 continue
             found = on_outline(image, card)
             if found is not None and not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
@@ -498,7 +512,8 @@ class CardReader:
     def _name(self, image: np.ndarray, grey: np.ndarray, corners: np.ndarray, look):
         """The card at ``corners`` named afresh by ``look``, with its pixels to recall it by.
         A card the features place over too little of ``corners`` lies where they place it,
-        or is unknown (``_where_named``; the table looks for no outline set aside)."""
+        or is unknown, and one they place around ``corners`` far larger lies on its own
+        outline (``_where_named``; the table looks for no outline set aside)."""
         h, w = grey.shape[:2]
         x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
         x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
