@@ -90,9 +90,6 @@ PHOTO_OTHER_SHARE = 0.25
 # under 1 - COLOUR_CUT_SIZE of theirs is looked for by colour too (``_far_smaller``).
 COLOUR_CUT_SIZE = 0.15
 COLOUR_CUT_PEERS = 3
-# When at least CUT_SHAPED_SHARE of the photos cut down are in a card's proportions
-# (CARD_SHAPED), a photo cut in other proportions is left whole instead (see cards_cut_out).
-CUT_SHAPED_SHARE = 0.75
 CUT_MAX_MOVE = 0.12
 # A picture classified whole and not recognised may be a loosely cropped photo: the one card
 # found in it, taking at least LOOSE_CARD_SHARE of it, is tried.
@@ -775,19 +772,11 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
              for k, q in enumerate(qs) if q is not None]
     agreed = _agreeing_outlines([(references[label][k], places[label][k])
                                  for label, k in where])
-    sides = [sorted((float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[2] - q[1]))))
-             for q in agreed]
-    shaped = [CARD_SHAPED[0] <= b / max(1.0, a) <= CARD_SHAPED[1] for a, b in sides]
-    # Among cuts in a card's proportions, one in other proportions is no card's own outline
-    # (a text box, two cards, a card and its shadow): left whole, and said, it does not
-    # keep the first look from every card (see Recognizer).
-    odd_one_out = sum(shaped) >= CUT_SHAPED_SHARE * len(shaped)
     out = {label: list(pics) for label, pics in references.items()}
-    for (label, k), q, (a, b), ok in zip(where, agreed, sides, shaped, strict=True):
-        if odd_one_out and not ok:
-            places[label][k] = None
-            continue
-        out[label][k] = warp_quad(out[label][k], q, (round(a), round(b)),
+    for (label, k), q in zip(where, agreed, strict=True):
+        a, b, c = q[0], q[1], q[2]
+        sides = sorted((float(np.linalg.norm(b - a)), float(np.linalg.norm(c - b))))
+        out[label][k] = warp_quad(out[label][k], q, (round(sides[0]), round(sides[1])),
                                   interpolation=cv2.INTER_AREA)
     left_whole = [label for label, qs in places.items() if any(q is None for q in qs)]
     return out, left_whole
