@@ -61,9 +61,12 @@ def test_a_card_placed_around_a_far_smaller_outline_lies_on_its_own_outline():
     # Barely sure of the card: it stays on the frame too, to be checked as a piece.
     barely = Match("ghost", 0.52, "ghost", placed=np.float32(CARD + (2, -2)))
     assert _where_named(image, barely, frame, []).corners is frame
-    # Placed partly off the picture: not moved there.
-    off = np.float32([[116, 2], [147, 2], [147, 54], [116, 54]])
-    assert _where_named(image, _match(CARD - (0, 110)), off, []).corners is off
+    # Placed partly off the picture (its sides and bottom showing): not moved there.
+    top = IMAGE.copy()
+    cv2.rectangle(top, (100, 0), (163, 48), (230, 230, 230), -1)
+    off = np.float32([[100, -40], [163, -40], [163, 48], [100, 48]])
+    inner = np.float32([[116, 10], [147, 10], [147, 40], [116, 40]])
+    assert _where_named(top, _match(off), inner, []).corners is inner
     # About the size of the outline found: it lies there, as before.
     assert _where_named(IMAGE, _match(CARD + (2, 2)), CARD, []).corners is CARD
 
