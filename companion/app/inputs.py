@@ -85,11 +85,15 @@ def from_button(event) -> Press | None:
     return None
 
 
+def is_stuck(item) -> bool:
+    """The hardware's word that a button is stuck (a ButtonStuck), for any button."""
+    return type(item).__name__ == "ButtonStuck"
+
+
 def from_stuck(event) -> Stuck | None:
-    """The hardware's ButtonStuck(name, seconds, where) as a Stuck; None for anything else."""
-    if isinstance(event, Stuck):
-        return event
-    if type(event).__name__ != "ButtonStuck" or getattr(event, "name", None) not in BUTTON_NAMES:
+    """The hardware's ButtonStuck(name, seconds, where) as a Stuck; None for anything else,
+    and for a button the app does not know."""
+    if not is_stuck(event) or getattr(event, "name", None) not in BUTTON_NAMES:
         return None
     return Stuck(event.name, float(getattr(event, "seconds", 0.0)),
                  str(getattr(event, "where", "")))

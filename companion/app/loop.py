@@ -12,7 +12,16 @@ from pathlib import Path
 
 from companion.app.controller import MUST_BE_SEEN
 from companion.app.i18n import button_name
-from companion.app.inputs import Press, Stuck, Tick, from_button, from_key, from_stuck, is_press
+from companion.app.inputs import (
+    Press,
+    Stuck,
+    Tick,
+    from_button,
+    from_key,
+    from_stuck,
+    is_press,
+    is_stuck,
+)
 
 # The camera is read on every pass while the table waits for cards, and for a while after
 # anything moved on the mat; otherwise a few times a second is enough (a card laid early is
@@ -120,9 +129,10 @@ class App:
                                     and self.ctl.phase in MUST_BE_SEEN)
 
     def _dispatch(self, item) -> None:
-        stuck = from_stuck(item)
-        if stuck is not None:  # no player's doing: it neither wakes the table nor acts
-            self._stuck(stuck)
+        if is_stuck(item):  # no player's doing: it neither wakes the table nor acts
+            stuck = from_stuck(item)
+            if stuck is not None:  # (a button the app does not know: nothing to tell)
+                self._stuck(stuck)
             return
         if is_press(item) and not isinstance(item, Press):
             item = from_button(item)  # a hardware ButtonEvent

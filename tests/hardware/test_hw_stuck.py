@@ -275,6 +275,28 @@ def test_a_stuck_button_neither_wakes_the_table_nor_counts_as_a_press(make_panel
     assert app.idle.woken == 0 and ctl.joined == []
 
 
+def test_a_stuck_button_the_app_does_not_know_neither_wakes_the_table_nor_is_told(
+        make_panel, events, clock):
+    """A ButtonStuck for a button the app has no name for (a pin map's wire it never reads):
+    nothing to say, and nobody pressed anything: the table sleeps on."""
+    panel, _ = make_panel()
+    app, ctl, _ = table(panel, events, clock)
+
+    class Idle:
+        woken = 0
+
+        def activity(self, now):
+            self.woken += 1
+
+        def poll(self, now):
+            return False
+
+    app.idle = Idle()
+    events.put(ButtonStuck("seat9", STUCK_SECONDS, "GPIO 99"))
+    app.step()
+    assert app.idle.woken == 0 and ctl.message is None
+
+
 # ----- hw-test and the enrolment's answers --------------------------------------------------
 
 def test_hw_test_says_a_button_down_before_it_is_asked_for_is_stuck(make_panel, events):
