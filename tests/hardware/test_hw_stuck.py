@@ -255,21 +255,24 @@ def test_two_stuck_buttons_and_a_notice_are_each_seen_in_turn(make_panel, mock_f
     assert seen[3] is None
 
 
+class _Idle:
+    """An idle watch that counts what would wake the table."""
+
+    woken = 0
+
+    def activity(self, now):
+        self.woken += 1
+
+    def poll(self, now):
+        return False
+
+
 def test_a_stuck_button_neither_wakes_the_table_nor_counts_as_a_press(make_panel, events,
                                                                        clock):
     panel, _ = make_panel("back")
     app, ctl, _ = table(panel, events, clock)
 
-    class Idle:
-        woken = 0
-
-        def activity(self, now):
-            self.woken += 1
-
-        def poll(self, now):
-            return False
-
-    app.idle = Idle()
+    app.idle = _Idle()
     app.step()
     assert ctl.message == ("notice.button_stuck", {"button": "back"})
     assert app.idle.woken == 0 and ctl.joined == []
@@ -282,16 +285,7 @@ def test_a_stuck_button_the_app_does_not_know_neither_wakes_the_table_nor_is_tol
     panel, _ = make_panel()
     app, ctl, _ = table(panel, events, clock)
 
-    class Idle:
-        woken = 0
-
-        def activity(self, now):
-            self.woken += 1
-
-        def poll(self, now):
-            return False
-
-    app.idle = Idle()
+    app.idle = _Idle()
     events.put(ButtonStuck("seat9", STUCK_SECONDS, "GPIO 99"))
     app.step()
     assert app.idle.woken == 0 and ctl.message is None
