@@ -147,13 +147,14 @@ def _median(grey: np.ndarray) -> float:
     return (below + above) / 2
 
 
-def _colour_edges(grey: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def _colour_edges(grey: np.ndarray, colour: np.ndarray, *, around_card: bool = False
+                  ) -> np.ndarray:
     """``_edges`` of the grey picture and of each of its colour channels together: a card
     may differ from the cloth it lies on in colour more than in grey (a black card on a
-    purple cloth)."""
-    edges = _edges(grey)
+    purple cloth). ``around_card``: as for ``_edges``."""
+    edges = _edges(grey, around_card=around_card)
     for channel in cv2.split(colour):
-        edges |= _edges(channel)
+        edges |= _edges(channel, around_card=around_card)
     return edges
 
 
@@ -948,11 +949,8 @@ def on_outline(image: np.ndarray, quad: np.ndarray, *, colour: bool = False
     if part is None:
         return None
     grey, scale, at, inside, _ = part
-    if colour and image.ndim == 3:
-        edges = _edges(grey[..., 0], around_card=True)
-        for k in range(1, 4):
-            edges |= _edges(grey[..., k], around_card=True)
-        grey = grey[..., 0]
+    if grey.ndim == 3:  # grey and the colours (``colour``)
+        edges = _colour_edges(grey[..., 0], grey[..., 1:], around_card=True)
     else:
         edges = _edges(grey, around_card=True)
     near = cv2.dilate(edges, _KERNEL)
