@@ -709,25 +709,26 @@ def _sides(q: np.ndarray) -> tuple[float, float]:
     return a / 2, b / 2
 
 
-def _of_their_size(by_colour: list[np.ndarray], in_grey: list[np.ndarray]) -> list[bool]:
-    """Which cards found by colour alone are of the size of the cards found in grey (each
-    side within COLOUR_CUT_SIZE of theirs, the middle of at least COLOUR_CUT_PEERS): photos
-    taken alike show the cards alike, while a frame or a symbol that colour outlines on a
-    scan is seldom of that size. None is, with too few cards found in grey to tell."""
-    if len(in_grey) < COLOUR_CUT_PEERS:
-        return [False] * len(by_colour)
-    short, long_ = (float(np.median(v)) for v in zip(*map(_sides, in_grey), strict=True))
-    return [abs(s / short - 1) <= COLOUR_CUT_SIZE and abs(ln / long_ - 1) <= COLOUR_CUT_SIZE
-            for s, ln in map(_sides, by_colour)]
+def _middle_size(cards: list[np.ndarray]) -> tuple[float, float]:
+    """The middle (median) shorter and longer side of ``cards``."""
+    short, long_ = (float(np.median(v)) for v in zip(*map(_sides, cards), strict=True))
+    return short, long_
 
 
-def _far_smaller(card: np.ndarray | None, in_grey: list[np.ndarray]) -> bool:
-    """Are both sides of ``card`` (None: no card) under 1 - COLOUR_CUT_SIZE of the middle
-    size of the cards found in grey?"""
+def _of_their_size(card: np.ndarray, middle: tuple[float, float]) -> bool:
+    """Is a card found by colour alone of the size of the cards found in grey (each side
+    within COLOUR_CUT_SIZE of their ``middle`` size)? Photos taken alike show the cards
+    alike, while a frame or a symbol that colour outlines on a scan is seldom of that size."""
+    (s, ln), (short, long_) = _sides(card), middle
+    return abs(s / short - 1) <= COLOUR_CUT_SIZE and abs(ln / long_ - 1) <= COLOUR_CUT_SIZE
+
+
+def _far_smaller(card: np.ndarray | None, middle: tuple[float, float]) -> bool:
+    """Are both sides of ``card`` (None: no card) under 1 - COLOUR_CUT_SIZE of the
+    ``middle`` size of the cards found in grey?"""
     if card is None:
         return False
-    short, long_ = (float(np.median(v)) for v in zip(*map(_sides, in_grey), strict=True))
-    s, ln = _sides(card)
+    (s, ln), (short, long_) = _sides(card), middle
     return s < (1 - COLOUR_CUT_SIZE) * short and ln < (1 - COLOUR_CUT_SIZE) * long_
 
 
@@ -757,12 +758,13 @@ def cards_cut_out(references: dict[str, Sequence[np.ndarray]]
         # then are the pictures grey shows no card on looked at by colour too, and those it
         # shows a card far smaller than the others on: a dark card's picture panel, its own
         # border lost on a dark cloth, where colour may show the card around it.
+        middle = _middle_size(in_grey)
         for label, qs in places.items():
             for k, pic in enumerate(references[label]):
                 found = qs[k]
-                if _by_colour(grey[label][k], pic) or _far_smaller(found, in_grey):
+                if _by_colour(grey[label][k], pic) or _far_smaller(found, middle):
                     card = _card_in(find_outlines(pic, one_card=True, colour=True), pic)
-                    if (card is not None and _of_their_size([card], in_grey)[0]
+                    if (card is not None and _of_their_size(card, middle)
                             and (found is None or _around(card, found))):
                         qs[k] = card
     n = sum(len(v) for v in places.values())
