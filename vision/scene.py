@@ -257,10 +257,16 @@ def _around_found(image: np.ndarray, m: Match, corners: np.ndarray) -> Reading:
     if found is None:
         return Reading(m.label, m.score, corners)
     card, support = found
-    if (max(support) >= MIN_SIDE_SUPPORT and _in_picture(card, w, h)
+    if (_a_side_shows(support) and _in_picture(card, w, h)
             and _card_shaped(card, h * w) and quad_iou(card, m.placed) >= PLACED_IOU):
         return Reading(m.label, m.score, card)
     return Reading(m.label, m.score, corners)
+
+
+def _a_side_shows(support: Sequence[float]) -> bool:
+    """Does one side at least of an outline pushed onto the edges (``on_outline``'s support
+    of each side) run along an edge: some of a card's own outline shows there?"""
+    return max(support) >= MIN_SIDE_SUPPORT
 
 
 def _in_picture(quad: np.ndarray, w: int, h: int) -> bool:
@@ -312,11 +318,11 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
             if not _in_picture(card, w, h) or not _card_shaped(card, h * w):
                 continue
             found = on_outline(image, card)
-            if found is not None and not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
+            if found is not None and not _a_side_shows(found[1]):
                 # A card may show against its table in colour alone (a black card on a
                 # dark blue cloth): its outline looked for in each colour too.
                 found = on_outline(image, card, colour=True)
-            if found is None or not any(s >= MIN_SIDE_SUPPORT for s in found[1]):
+            if found is None or not _a_side_shows(found[1]):
                 continue  # no card's outline there
             card = found[0]
             on = _unknown_under(card, readings)
