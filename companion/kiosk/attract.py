@@ -166,7 +166,7 @@ class Fonts:
         return self._sizes[key]
 
     def measure(self, px: int):
-        """Text at ``px`` measured as ``render`` draws it (``glyphs.Measure``)."""
+        """Text at ``px`` measured as ``render`` draws it, and drawn (``glyphs.Measure``)."""
         from companion.app.screens import glyphs  # noqa: PLC0415
 
         key = ("measure", px)
@@ -177,10 +177,7 @@ class Fonts:
 
     def render(self, px: int, text: str, colour):
         """``text`` in this font, with the letters it lacks (é, ü) in pygame's own."""
-        from companion.app.screens import glyphs  # noqa: PLC0415
-
-        return glyphs.render(text, colour, self(px), self._file,
-                             lambda: self._fallback(px))
+        return self.measure(px).render(text, colour)
 
 
 class AttractScreen:

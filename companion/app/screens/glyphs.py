@@ -79,7 +79,8 @@ def render(text: str, colour, font: pygame.font.Font, path: str | None,
 class Measure:
     """What ``render`` draws, measured: ``size(text)`` is the width of the line it draws and
     its tallest run's height. pygame's ``Font.size`` counts a letter the font lacks as its
-    box, wider than the fallback font's letter: an accented name was cut short too soon."""
+    box, wider than the fallback font's letter: an accented name was cut short too soon.
+    ``render(text, colour)`` draws it, with the same font, file and fallback."""
 
     KEPT = 4096  # sizes kept (a redraw measures the same texts again), then forgotten
 
@@ -95,6 +96,10 @@ class Measure:
                 self._kept.clear()  # names and events change from game to game
             kept = self._kept[text] = self._measured(text)
         return kept
+
+    def render(self, text: str, colour) -> pygame.Surface:
+        """``text`` drawn as ``render`` draws it in this font."""
+        return render(text, colour, self.font, self.path, self.fallback)
 
     def _measured(self, text: str) -> tuple[int, int]:
         runs = _runs(text, self.font, self.path, self.fallback)

@@ -159,8 +159,9 @@ class TableScreen:
         return self._fonts[key]
 
     def measure(self, size: int, bold: bool = False) -> glyphs.Measure:
-        """Text measured as ``text`` draws it (``glyphs.Measure``): ``measure(size).size(s)``
-        in place of the font's own, which counts a letter it lacks as its box."""
+        """Text measured as ``text`` draws it (``glyphs.Measure``, which also draws it):
+        ``measure(size).size(s)`` in place of the font's own, which counts a letter it lacks
+        as its box."""
         key = ("measure", size, bold)
         if key not in self._fonts:
             path = font_path(bold)
@@ -172,9 +173,7 @@ class TableScreen:
         key = (s, size, colour, bold)
         surf = self._text.get(key)
         if surf is None:
-            path = font_path(bold)
-            surf = glyphs.render(s, colour, self.font(size, bold), str(path) if path else None,
-                                 lambda: self.fallback(size, bold))
+            surf = self.measure(size, bold).render(s, colour)
             size_bytes = surf.get_width() * surf.get_height() * surf.get_bytesize()
             if self._text_bytes + size_bytes > TEXT_CACHE_BYTES:
                 # Counted in pixels, not in texts: a few thousand long lines were 130 MB.
