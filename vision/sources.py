@@ -346,13 +346,15 @@ def _pair(config: Mapping, key: str) -> None:
         raise SourceConfigError(Notice("notice.camera_pair", name=key, value=repr(value)))
 
 
-def _positive(config: Mapping, key: str) -> None:
+def _zero_or_more(config: Mapping, key: str) -> None:
+    """Refuses the setting ``key`` when it is given and is not a finite number of 0 or more."""
     value = config.get(key)
     if value is None:
         return
     if (isinstance(value, bool) or not isinstance(value, int | float) or value < 0
             or not math.isfinite(value)):
-        raise SourceConfigError(Notice("notice.camera_positive", name=key, value=repr(value)))
+        raise SourceConfigError(Notice("notice.camera_zero_or_more", name=key,
+                                       value=repr(value)))
 
 
 def _check_synthetic(options: Mapping[str, Any]) -> None:
@@ -410,7 +412,7 @@ def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
                 isinstance(device, int) and device < 0):
             raise SourceConfigError(Notice("notice.camera_device", value=repr(device)))
         for key in ("width", "height", "fps"):
-            _positive(options, key)
+            _zero_or_more(options, key)
     if kind == "synthetic":
         _check_synthetic(options)
     if kind == "picamera2":
@@ -418,7 +420,7 @@ def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
             _pair(options, key)
         for key in ("exposure_us", "analogue_gain", "lens_position", "lock_after_frames",
                     "camera_num"):
-            _positive(options, key)
+            _zero_or_more(options, key)
         # Found here, before the camera opens: found on opening, the table only had a
         # camera that never answers to show.
         if options.get("detect_on_lores") and options.get("lores") is None:

@@ -273,7 +273,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "...) or a video file path",
         "notice.camera_pair": "camera setting {name} = {value}: give two positive numbers, e.g. "
                               "[640, 480]",
-        "notice.camera_positive": "camera setting {name} = {value}: give a number of 0 or more",
+        "notice.camera_zero_or_more": "camera setting {name} = {value}: give a number of 0 or "
+                                      "more",
         "notice.camera_size": "camera setting size = {value}: give a width and height in pixels, "
                               "e.g. size=640x480",
         "notice.camera_number": "camera setting {name} = {value}: give a number of 0 or more, "
@@ -589,7 +590,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.camera_device": "카메라 설정 device = {value}: 장치 번호(0, 1, ...)나 동영상 "
                                 "파일의 경로를 쓰세요",
         "notice.camera_pair": "카메라 설정 {name} = {value}: 양수 두 개를 쓰세요. 예: [640, 480]",
-        "notice.camera_positive": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요",
+        "notice.camera_zero_or_more": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요",
         "notice.camera_size": "카메라 설정 size = {value}: 너비와 높이를 픽셀 수로 쓰세요. 예: "
                               "size=640x480",
         "notice.camera_number": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요. 예: "
