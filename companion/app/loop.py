@@ -205,11 +205,12 @@ class App:
             self._watch_until = now + MOVEMENT_WATCH
         self._next_look = now + QUIET_LOOK_EVERY
         self.ctl.set_camera(self.camera.working)
-        refusal = getattr(getattr(self.camera, "source", None), "refusal", None)
-        if refusal is not None and not self._refusal_said:
-            # Said in the table's language, not only as a camera that does not answer.
-            self._refusal_said = True
-            self.ctl.notice_key("notice.camera_refused", why=refusal)
+        if not self._refusal_said:
+            refusal = getattr(getattr(self.camera, "source", None), "refusal", None)
+            if refusal is not None:
+                # Said in the table's language, not only as a camera that does not answer.
+                self._refusal_said = True
+                self.ctl.notice_key("notice.camera_refused", why=refusal)
         if tracker is not None and hasattr(tracker, "mat"):
             # For the operator's camera check, and a warning while the mat is not seen or a
             # slot may go unread. Not known until the tracker has looked at a frame.
