@@ -284,7 +284,7 @@ def test_a_korean_configuration_notice_has_every_glyph_on_the_screen(tmp_path, c
 
 # name -> ([camera] section, the English as it was after "camera: ", a part of the Korean).
 CAMERA_CASES = {
-    "positive": ('kind = "picamera2"\nexposure_us = nan', "camera setting exposure_us = nan: "
+    "zero or more": ('kind = "picamera2"\nexposure_us = nan', "camera setting exposure_us = nan: "
                  "give a number of 0 or more",
                  "카메라 설정 exposure_us = nan: 0 이상의 수를 쓰세요"),
     "pair": ('kind = "picamera2"\nsize = [640]', "camera setting size = [640]: give two "

@@ -250,9 +250,9 @@ def test_registering_the_commands_loads_no_heavy_module():
     assert out.strip() == "[]"
 
 
-@pytest.mark.parametrize("timeout", ["nan", "0", "-1", "soon"])
+@pytest.mark.parametrize("timeout", ["nan", "inf", "0", "-1", "soon"])
 def test_a_timeout_that_is_no_time_is_refused(tmp_path, capsys, timeout):
-    """--timeout nan waited for ever, and 0 or less gave up at once."""
+    """--timeout nan or inf waited for ever, and 0 or less gave up at once."""
     for argv in (["camera-check", "--source", "synthetic"],
                  ["enroll", "--out", str(tmp_path / "refs"), "--source", "synthetic"]):
         with pytest.raises(SystemExit) as exited:
