@@ -357,6 +357,13 @@ def _zero_or_more(config: Mapping, key: str) -> None:
                                        value=repr(value)))
 
 
+# (a whole number?, above 0?) -> what a synthetic camera's bad number setting is told.
+_SYNTHETIC_NUMBER = {(False, False): "notice.camera_number",
+                     (False, True): "notice.camera_number_above",
+                     (True, False): "notice.camera_whole",
+                     (True, True): "notice.camera_whole_above"}
+
+
 def _check_synthetic(options: Mapping[str, Any]) -> None:
     import inspect
 
@@ -380,9 +387,7 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
         elif isinstance(value, bool) or not isinstance(value, type(default) | int) or (
                 not math.isfinite(value) or value < 0 or (key == "fps" and value == 0)):
             whole = isinstance(default, int)
-            said = "notice.camera_whole" if whole else "notice.camera_number"
-            if key == "fps":  # above 0, not 0 or more
-                said += "_above"
+            said = _SYNTHETIC_NUMBER[whole, key == "fps"]  # fps: above 0, not 0 or more
             raise SourceConfigError(Notice(said, name=key, value=repr(value),
                                            example=3 if whole else default))
 
