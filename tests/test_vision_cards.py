@@ -8,6 +8,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "assets" / "cards"
 LABELS = {"ghost", "vampire", "living_armor", "butler", "cook", "cleaner"}
+DRAWN_WITH = "5.0."  # the OpenCV the cards in assets/cards were drawn with
+OTHER_LETTERS_SHARE = 0.01  # of a card's pixels that differ when another one draws them
 
 
 def test_six_cards_at_300_dpi():
@@ -41,7 +43,14 @@ def test_generated_cards_match_the_script(tmp_path):
     for lab in LABELS:
         made = cv2.imread(str(tmp_path / f"{lab}.png"))
         kept = cv2.imread(str(CARDS / f"{lab}.png"))
-        assert np.array_equal(made, kept), lab
+        if cv2.__version__.startswith(DRAWN_WITH):
+            assert np.array_equal(made, kept), lab
+            continue
+        # Another version of OpenCV draws the letters a little otherwise (5.1: 0.3 to 0.5 %
+        # of each card's pixels differ); the rest of the design is the same.
+        assert made.shape == kept.shape, lab
+        differ = np.count_nonzero((made != kept).any(axis=2)) / made[..., 0].size
+        assert differ <= OTHER_LETTERS_SHARE, (lab, differ)
     sheet = cv2.imread(str(tmp_path / "_print" / "sheet-a4.png"))
     assert sheet.shape[:2] == (round(297 / 25.4 * 300), round(210 / 25.4 * 300))
     # The print resolution is recorded so the card prints at 63 x 88 mm.
