@@ -1014,6 +1014,18 @@ def test_cards_sharing_little_design_keep_the_outlines_found_on_their_photos():
         assert off <= 0.02 * np.sqrt(cv2.contourArea(found)), off
 
 
+def test_a_card_never_enrolled_is_not_named_as_its_look_alike():
+    """Playing cards enrolled without the ace of spades: at thumbnail size it is the ace of
+    clubs, and no other card enrolled is near it, so the first look named it the ace of
+    clubs (0.53 to 0.61). Its pip is a spade at the closer look's size."""
+    deck = S.pip_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != "As"})
+    scene = S.random_scene({"As": deck["As"]}, 50001, arrangement="spread")
+    readings = rec.read(scene.image)
+    assert len(readings) == len(scene.cards) == 5
+    assert [r.label for r in readings] == [None] * 5
+
+
 def test_a_card_alike_others_barely_sure_is_not_named():
     """Playing cards enrolled from photos on cloths: a 3 of spades, 90 pixels long, was
     named the 3 of clubs at 0.54 by the closer look, which the features cannot check."""

@@ -1291,7 +1291,36 @@ class Recognizer:
         m = self._glance(per)
         if m.label is None and per.max() >= FAST_MIN_CORR:
             m = self._closer_look(image, c, per)  # alike cards: which of them?
+        elif m.label is not None and self._look_alikes:
+            m = self._like_its_own(image, c, m)
         return per, m
+
+    def _like_its_own(self, image: np.ndarray, c: np.ndarray, m: Match) -> Match:
+        """The first look's match ``m`` for the card inside ``c``, in a deck with cards alike
+        (``_look_alikes``), unless the card is less like its references at the closer look's
+        size than the closer look asks (FINE_MIN_CORR): then unknown, one of cards alike
+        (``Match.alike``) when it is as like them as ALIKE_CARD_CORR. A card never enrolled
+        whose look-alike is enrolled (the ace of spades, the ace of clubs enrolled without
+        it) has the look-alike's thumbnail, and nothing else of the deck's near it."""
+        rows = np.flatnonzero(self._fine_owner == self.labels.index(m.label))
+        corr = float((self._fine[rows] @ self._fine_card(image, c, rows)).max())
+        if corr >= FINE_MIN_CORR:
+            return m
+        return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best,
+                     alike=corr >= ALIKE_CARD_CORR)
+
+    def _fine_card(self, image: np.ndarray, c: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """The card inside ``c`` as the closer look sees it (weighed unit vector), turned the
+        way up that lies best on the references ``rows`` and aligned on the best of them."""
+        card = cv2.resize(warp_quad(image, c, (2 * FINE_W, 2 * FINE_H)), (FINE_W, FINE_H),
+                          interpolation=cv2.INTER_AREA)
+        v = _fine_vector(card)
+        both = _unit(np.vstack([v, v.reshape(3, -1)[:, ::-1].ravel()]) * self._fine_weight)
+        sims = both @ self._fine[rows].T  # 2 ways up x references
+        way, k = np.unravel_index(int(np.argmax(sims)), sims.shape)
+        if way:
+            card = cv2.rotate(card, cv2.ROTATE_180)
+        return _unit(_fine_vector(_align(card, self._fine_greys[rows[k]])) * self._fine_weight)
 
     def _closer_look(self, image: np.ndarray, c: np.ndarray, per: np.ndarray) -> Match:
         """Which of the cards the first look found alike (``per``: its correlations by
@@ -1301,16 +1330,8 @@ class Recognizer:
                 if per[li] >= best - FAST_MIN_MARGIN]
         if len(near) < 2 or self._fine is None:
             return Match(None, 0.0)  # nothing alike to tell it from, or no closer look
-        card = cv2.resize(warp_quad(image, c, (2 * FINE_W, 2 * FINE_H)), (FINE_W, FINE_H),
-                          interpolation=cv2.INTER_AREA)
-        v = _fine_vector(card)
-        both = _unit(np.vstack([v, v.reshape(3, -1)[:, ::-1].ravel()]) * self._fine_weight)
         rows = np.flatnonzero(np.isin(self._fine_owner, near))
-        sims = both @ self._fine[rows].T  # 2 ways up x references of the near cards
-        way, k = np.unravel_index(int(np.argmax(sims)), sims.shape)
-        if way:
-            card = cv2.rotate(card, cv2.ROTATE_180)
-        q = _unit(_fine_vector(_align(card, self._fine_greys[rows[k]])) * self._fine_weight)
+        q = self._fine_card(image, c, rows)
         sims = self._fine[rows] @ q
         k = int(np.argmax(sims))
         top, corr = self._fine[rows[k]], float(sims[k])
