@@ -1235,26 +1235,28 @@ class Recognizer:
         return self.check_guess(image, c, self._first_look(image, c)[1])
 
     def check_guess(self, image: np.ndarray, corners: np.ndarray, m: Match, *,
-                    found: bool = False) -> Match:
+                    found: bool = False, sure_too: bool = False) -> Match:
         """The first look's match ``m`` for the card inside ``corners``, an outline guessed
         (see GUESS_SURE): unknown when its score is under GUESS_SURE and the features do not
         lean to the same card; for an outline ``found`` (not guessed), when they lean to
         another card. They lean to the card with the most matches that fit one turn and
         scale, sure or not, or, none fitting, the most matches distinctive of one card (4 at
         least); with fewer, to none. A card with look-alikes in the deck, which the features
-        cannot tell from them, is unknown when barely sure."""
+        cannot tell from them, is unknown when barely sure. ``sure_too``: a match at
+        GUESS_SURE or more is checked the same way (an outline that can only be a piece of
+        a card, whose look says little however sure)."""
         return self._checked(image, np.asarray(corners, np.float32).reshape(4, 2), m,
-                             found=found)[0]
+                             found=found, sure_too=sure_too)[0]
 
     def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool,
-                 apart: bool = False) -> tuple[Match, tuple | None]:
+                 apart: bool = False, sure_too: bool = False) -> tuple[Match, tuple | None]:
         """``check_guess``, and the features' votes, side and size (``_feature_votes``)
         when it asked them; on an outline found ``apart`` from every other (see
         ``classify_quad``), they are not asked."""
         if m.label is not None and m.label not in self.labels:
             raise ValueError(f"{m.label!r} is no card enrolled here: the match to check must "
                              f"name one of {', '.join(self.labels)}")
-        if m.label is None or m.score >= GUESS_SURE:
+        if m.label is None or (m.score >= GUESS_SURE and not sure_too):
             return m, None
         if self.labels.index(m.label) in self._look_alikes:
             # The features cannot tell it from its look-alikes: nothing else to go by.

@@ -172,19 +172,21 @@ def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
 
 def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
                    found: Sequence[Reading]) -> list[Reading]:
-    """``readings``, each card named barely sure (under GUESS_SURE) on an outline ``found``
-    that is far smaller than another card named (under UNDERSIZED of its area) checked as a
-    guess (``Recognizer.check_guess``): unknown unless the features lean to it. The cards of
-    a deck are all one size, so such an outline is most likely a piece of a card (the part
-    of its picture panel showing beside the card on top, named as another card at 0.52)."""
+    """``readings``, each card named on an outline ``found`` that is far smaller than
+    another card named (under UNDERSIZED of its area) checked as a guess, however sure
+    (``Recognizer.check_guess``): unknown unless the features lean to it. The cards of a
+    deck are all one size, so such an outline is most likely a piece of a card: the part of
+    its picture panel showing beside the card on top, named as another card at 0.52 (a
+    trading-card-like card), and at 0.59 (a dark card's light picture)."""
     ids = {id(r) for r in found}
     named = _named_areas(readings)
     areas = {id(r): area for r, area in named}
     out = []
     for r in readings:
-        if (id(r) in ids and id(r) in areas and r.score < GUESS_SURE
+        if (id(r) in ids and id(r) in areas
                 and any(o is not r and areas[id(r)] < UNDERSIZED * a for o, a in named)):
-            m = rec.check_guess(image, r.corners, Match(r.label, r.score, r.label))
+            m = rec.check_guess(image, r.corners, Match(r.label, r.score, r.label),
+                                sure_too=True)
             r = r if m.label == r.label else Reading(m.label, m.score, r.corners)
         out.append(r)
     return out
