@@ -1026,6 +1026,20 @@ def test_a_card_never_enrolled_is_not_named_as_its_look_alike():
     assert [r.label for r in readings] == [None] * 5
 
 
+def test_a_card_unlike_its_name_up_close_is_one_of_cards_alike_only_when_its_look_is_sure():
+    """A barely sure look may be at a part of a card: on an outline guessed, no card."""
+    from vision.recognize import GUESS_SURE, Match
+
+    deck = S.pip_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items() if k != "As"})
+    scene = S.random_scene({"As": deck["As"]}, 50001, arrangement="spread")
+    corners = np.float32(scene.cards[0].corners)
+    sure = rec._like_its_own(scene.image, corners, Match("Ac", GUESS_SURE + 0.05, "Ac"))
+    barely = rec._like_its_own(scene.image, corners, Match("Ac", GUESS_SURE - 0.02, "Ac"))
+    assert sure.label is None and sure.alike and sure.score < rec.threshold
+    assert barely.label is None and not barely.alike
+
+
 def test_a_card_alike_others_barely_sure_is_not_named():
     """Playing cards enrolled from photos on cloths: a 3 of spades, 90 pixels long, was
     named the 3 of clubs at 0.54 by the closer look, which the features cannot check."""

@@ -27,7 +27,9 @@ differ there (a frame design they all share counts for little). That first look 
 card only when the best reference correlates well (``FAST_MIN_CORR``) *and* clearly better
 than any other card (``FAST_MIN_MARGIN``). When it correlates well but not clearly better
 than some others (cards alike, as playing cards are), a closer look compares it with those
-few only, at a finer size (``FINE_W``). Otherwise the feature matcher above decides, as
+few only, at a finer size (``FINE_W``); in a deck with such cards alike, a card the first
+look names clearly must also be that close to its own references there (a card never
+enrolled has its look-alike's thumbnail). Otherwise the feature matcher above decides, as
 it always does for references that are not card-shaped. A first look that is barely sure
 (``GUESS_SURE``) stands only if the features do not lean to another card, or, on an outline
 guessed (a half, a place around a picture panel), only if they lean to the same card. A
@@ -90,12 +92,14 @@ PHOTO_OTHER_SHARE = 0.25
 # under 1 - COLOUR_CUT_SIZE of theirs is looked for by colour too (``_far_smaller``).
 COLOUR_CUT_SIZE = 0.15
 COLOUR_CUT_PEERS = 3
-CUT_MAX_MOVE = 0.12
-# ...and only when, so aligned, its picture correlates CUT_SHARED_CORR at least with the
-# middle one: cards that share little of their design (white cards with one picture each,
-# playing cards) leave a middle picture with nothing sharp to align to. Over 925 photos of
+# A photo's cut is moved onto the cut the others agree on (``_agreeing_outlines``) by at most
+# CUT_MAX_MOVE of the card's width, and only when, so aligned, its picture correlates
+# CUT_SHARED_CORR at least with the middle one: cards that share little of their design
+# (white cards with one picture each, playing cards) leave a middle picture with nothing
+# sharp to align to. Over 925 photos of
 # six decks, moving every cut made 264 of them worse (a corner off by over 0.02 of the
 # card's size) and 10 better; moving those at 0.8 or more, 4 worse and 9 better.
+CUT_MAX_MOVE = 0.12
 CUT_SHARED_CORR = 0.8
 # A picture classified whole and not recognised may be a loosely cropped photo: the one card
 # found in it, taking at least LOOSE_CARD_SHARE of it, is tried.
@@ -142,7 +146,10 @@ THUMB_MIN_STD = 2.0
 # first look unsure (FINE_MAX at most), weighed
 # by where the cards differ. It names the best one when its correlation is FINE_MIN_CORR
 # at least and the card lies at least FINE_MIN_SIDE of the way from every other candidate
-# to it (1: on it) along what tells them apart.
+# to it (1: on it) along what tells them apart. In a deck with cards alike, a card the first
+# look names clearly ahead of the others must also correlate FINE_MIN_CORR with its own
+# references (``Recognizer._like_its_own``): a card never enrolled has its enrolled
+# look-alike's thumbnail.
 FINE_W, FINE_H = 96, 132
 FINE_BLUR = 0.7
 FINE_MAX = 4
@@ -1260,16 +1267,14 @@ class Recognizer:
             return m, None
         if self.labels.index(m.label) in self._look_alikes:
             # The features cannot tell it from its look-alikes: nothing else to go by.
-            return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best,
-                         alike=m.alike), None
+            return self._unsure(m, alike=m.alike), None
         if found and apart:
             return m, None
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best
         if lean == m.label or (found and lean is None):
             return m, asked
-        # Unknown, with a score under the threshold as every unknown card has.
-        return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best), asked
+        return self._unsure(m), asked
 
     def _whole_look(self, card_bgr: np.ndarray) -> tuple[np.ndarray | None, Match]:
         """``_first_look`` at a picture that is one card, turned portrait, from a copy at the
@@ -1301,15 +1306,24 @@ class Recognizer:
         """The first look's match ``m`` for the card inside ``c``, in a deck with cards alike
         (``_look_alikes``), unless the card is less like its references at the closer look's
         size than the closer look asks (FINE_MIN_CORR): then unknown, one of cards alike
-        (``Match.alike``) when it is as like them as ALIKE_CARD_CORR. A card never enrolled
-        whose look-alike is enrolled (the ace of spades, the ace of clubs enrolled without
-        it) has the look-alike's thumbnail, and nothing else of the deck's near it."""
+        (``Match.alike``) when its look is sure and it is as like them as ALIKE_CARD_CORR.
+        A card never enrolled whose look-alike is enrolled (the ace of spades, the ace of
+        clubs enrolled without it) has the look-alike's thumbnail, and nothing else of the
+        deck's near it."""
         rows = np.flatnonzero(self._fine_owner == self.labels.index(m.label))
         corr = float((self._fine[rows] @ self._fine_card(image, c, rows)).max())
         if corr >= FINE_MIN_CORR:
             return m
-        return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best,
-                     alike=corr >= ALIKE_CARD_CORR)
+        # A card for sure, which one unsure (see ALIKE_CARD_CORR: on its own outline, not a
+        # part of one), when its look is sure of it: one barely sure may be at a part of a
+        # card, which on an outline guessed is then no card. Its look-alike may be a card
+        # never enrolled, so the card need not have look-alikes enrolled (a face card).
+        sure = m.score >= GUESS_SURE and corr >= ALIKE_CARD_CORR
+        return self._unsure(m, alike=sure)
+
+    def _unsure(self, m: Match, *, alike: bool = False) -> Match:
+        """``m`` made unknown, its score under the threshold as every unknown card's is."""
+        return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best, alike=alike)
 
     def _fine_card(self, image: np.ndarray, c: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """The card inside ``c`` as the closer look sees it (weighed unit vector), turned the
