@@ -356,15 +356,19 @@ def test_only_cards_found_far_smaller_than_another_are_checked():
     checked = _small_checked(rec, scene.image, [large, wrong, right], [large, wrong, right])
     assert checked[0] is large and checked[2] is right
     assert checked[1].label is None and checked[1].score < rec.threshold
-    # However sure its look, the outline can only be a piece of a card.
+    # However sure its look, an outline far smaller than two cards named can only be a
+    # piece of a card; beside one (a card photographed close by), it is not checked.
+    large2 = Reading(other, 0.9, (card.corners - middle) * np.float32(2.1) + middle)
     sure = Reading(other, 0.9, card.corners)
-    checked = _small_checked(rec, scene.image, [large, sure], [large, sure])
-    assert checked[0] is large and checked[1].label is None
+    checked = _small_checked(rec, scene.image, [large, large2, sure], [large, large2, sure])
+    assert checked[:2] == [large, large2] and checked[2].label is None
     sure_right = Reading(card.label, 0.9, card.corners)
-    assert _small_checked(rec, scene.image, [large, sure_right],
-                          [large, sure_right])[1] is sure_right
-    # Not asked: not found (a guess is checked where it is named), none larger.
-    for readings, found in (([large, wrong], [large]), ([wrong], [wrong])):
+    assert _small_checked(rec, scene.image, [large, large2, sure_right],
+                          [large, large2, sure_right])[2] is sure_right
+    # Not asked: not found (a guess is checked where it is named), none larger, a sure
+    # look beside one larger card only.
+    for readings, found in (([large, wrong], [large]), ([wrong], [wrong]),
+                            ([large, sure], [large, sure])):
         assert _small_checked(rec, scene.image, readings, found) == readings
     unknown = Reading(None, 0.3, (card.corners - middle) * np.float32(2) + middle)
     assert _small_checked(rec, scene.image, [unknown, wrong], [unknown, wrong])[1] is wrong
@@ -382,6 +386,27 @@ def test_a_piece_of_a_card_far_smaller_than_a_card_named_is_checked_however_sure
     assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
                                         for r in named]
     assert len(named) == 2
+
+
+def test_a_card_with_look_alikes_named_surely_beside_larger_cards_keeps_its_name():
+    """Playing cards: an ace of hearts named surely, far smaller than one card photographed
+    close by, was made unknown, its look-alikes being cards the features cannot tell it
+    from. Beside one larger card it is not checked; beside two, it is unless the features
+    lean to another card, and they lean to it."""
+    from vision.scene import _small_checked
+
+    deck = S.pip_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 50000, arrangement="spread", hand=False)
+    card = scene.cards[0]
+    assert card.label == "Ah" and card.fully_visible
+    middle = card.corners.mean(axis=0)
+    large, large2 = (Reading("Kd", 0.9, (card.corners - middle) * np.float32(k) + middle)
+                     for k in (2.0, 2.1))
+    named = Reading("Ah", 0.9, card.corners)
+    assert _small_checked(rec, scene.image, [large, named], [large, named])[1] is named
+    assert _small_checked(rec, scene.image, [large, large2, named],
+                          [large, large2, named])[2] is named
 
 
 @pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")

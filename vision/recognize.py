@@ -1250,8 +1250,9 @@ class Recognizer:
         scale, sure or not, or, none fitting, the most matches distinctive of one card (4 at
         least); with fewer, to none. A card with look-alikes in the deck, which the features
         cannot tell from them, is unknown when barely sure. ``sure_too``: a match at
-        GUESS_SURE or more is checked the same way (an outline that can only be a piece of
-        a card, whose look says little however sure)."""
+        GUESS_SURE or more is checked too, as on an outline found (unknown when the features
+        lean to another card), look-alikes or not: an outline that can only be a piece of a
+        card, whose look says little however sure."""
         return self._checked(image, np.asarray(corners, np.float32).reshape(4, 2), m,
                              found=found, sure_too=sure_too)[0]
 
@@ -1263,16 +1264,17 @@ class Recognizer:
         if m.label is not None and m.label not in self.labels:
             raise ValueError(f"{m.label!r} is no card enrolled here: the match to check must "
                              f"name one of {', '.join(self.labels)}")
-        if m.label is None or (m.score >= GUESS_SURE and not sure_too):
+        sure = m.score >= GUESS_SURE
+        if m.label is None or (sure and not sure_too):
             return m, None
-        if self.labels.index(m.label) in self._look_alikes:
+        if self.labels.index(m.label) in self._look_alikes and not sure:
             # The features cannot tell it from its look-alikes: nothing else to go by.
             return self._unsure(m, alike=m.alike), None
         if found and apart:
             return m, None
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best
-        if lean == m.label or (found and lean is None):
+        if lean == m.label or ((found or sure) and lean is None):
             return m, asked
         return self._unsure(m), asked
 

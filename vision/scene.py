@@ -51,7 +51,7 @@ NESTED_INSIDE = 0.9
 NESTED_SMALLER = 0.6
 # A piece named (a half, a part) under UNDERSIZED of the area of two other cards named at
 # least is no card (see _without_undersized); a card found, barely sure, under UNDERSIZED of
-# one is checked as a guess (see _small_checked).
+# one is checked as a guess, and one sure under UNDERSIZED of two (see _small_checked).
 UNDERSIZED = 0.4
 # A card found with no other outline found (but for those inside it: its picture panel)
 # nearer than APART of its size (the square root of its area) stands apart from the others:
@@ -173,18 +173,23 @@ def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
 def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
                    found: Sequence[Reading]) -> list[Reading]:
     """``readings``, each card named on an outline ``found`` that is far smaller than
-    another card named (under UNDERSIZED of its area) checked as a guess, however sure
+    another card named (under UNDERSIZED of its area) checked as a guess
     (``Recognizer.check_guess``): unknown unless the features lean to it. The cards of a
-    deck are all one size, so such an outline is most likely a piece of a card: the part of
-    its picture panel showing beside the card on top, named as another card at 0.52 (a
-    trading-card-like card), and at 0.59 (a dark card's light picture)."""
+    deck are all one size, so such an outline is most likely a piece of a card (the part of
+    its picture panel showing beside the card on top, named as another card at 0.52). A
+    card named sure (GUESS_SURE) is checked when it is far smaller than two other cards
+    named, as on an outline found: unknown when the features lean to another card (a dark
+    card's light picture showing beside the card on it, named as another at 0.59, the
+    features leaning to the card it belongs to). One card photographed close by, or nearer
+    the camera, does not count alone (as for ``_without_undersized``)."""
     ids = {id(r) for r in found}
     named = _named_areas(readings)
     areas = {id(r): area for r, area in named}
     out = []
     for r in readings:
-        if (id(r) in ids and id(r) in areas
-                and any(o is not r and areas[id(r)] < UNDERSIZED * a for o, a in named)):
+        larger = (sum(o is not r and areas[id(r)] < UNDERSIZED * a for o, a in named)
+                  if id(r) in ids and id(r) in areas else 0)
+        if larger >= (2 if r.score >= GUESS_SURE else 1):
             m = rec.check_guess(image, r.corners, Match(r.label, r.score, r.label),
                                 sure_too=True)
             r = r if m.label == r.label else Reading(m.label, m.score, r.corners)
