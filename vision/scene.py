@@ -172,9 +172,9 @@ def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
 
 def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
                    found: Sequence[Reading]) -> list[Reading]:
-    """``readings``, each card named on an outline ``found`` that is far smaller than
-    another card named (under UNDERSIZED of its area) checked as a guess
-    (``Recognizer.check_guess``): unknown unless the features lean to it. The cards of a
+    """``readings``, each card named barely sure (under GUESS_SURE) on an outline ``found``
+    that is far smaller than another card named (under UNDERSIZED of its area) checked as a
+    guess (``Recognizer.check_guess``): unknown unless the features lean to it. The cards of a
     deck are all one size, so such an outline is most likely a piece of a card (the part of
     its picture panel showing beside the card on top, named as another card at 0.52). A
     card named sure (GUESS_SURE) is checked when it is far smaller than two other cards
