@@ -96,9 +96,9 @@ COLOUR_CUT_PEERS = 3
 # CUT_MAX_MOVE of the card's width, and only when, so aligned, its picture correlates
 # CUT_SHARED_CORR at least with the middle one: cards that share little of their design
 # (white cards with one picture each, playing cards) leave a middle picture with nothing
-# sharp to align to. Over 925 photos of
-# six decks, moving every cut made 264 of them worse (a corner off by over 0.02 of the
-# card's size) and 10 better; moving those at 0.8 or more, 4 worse and 9 better.
+# sharp to align to. Over 925 photos of six decks, moving every cut made 264 of them worse
+# (a corner off by over 0.02 of the card's size) and 10 better; moving those at 0.8 or
+# more, 4 worse and 9 better.
 CUT_MAX_MOVE = 0.12
 CUT_SHARED_CORR = 0.8
 # A picture classified whole and not recognised may be a loosely cropped photo: the one card
