@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.bad_pictures import too_large_png
 from vision.frames import CameraError, Frame
 from vision.sources import (
     ENDED,
@@ -70,6 +71,14 @@ def test_folder_skips_unreadable_pictures_and_converts_grey(tmp_path):
     assert second.image[0, 0, 0] == 5
     assert src.read() is None
     assert [p.name for p in src.skipped] == ["2.png"]
+
+
+def test_folder_skips_a_picture_too_large_to_read(tmp_path):
+    too_large_png(tmp_path / "1.png")
+    cv2.imwrite(str(tmp_path / "2.png"), solid(5, (10, 12)))
+    src = FolderSource(tmp_path)
+    assert src.read().image[0, 0, 0] == 5
+    assert [p.name for p in src.skipped] == ["1.png"]
 
 
 def test_folder_loops_when_asked(tmp_path):

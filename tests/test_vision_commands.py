@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from tests.bad_pictures import too_large_png
 from vision import synthetic as S
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,6 +35,35 @@ def test_whole_cards_and_a_bad_file(tmp_path, capsys):
     assert out[0]["cards"][0]["corners"] == [[0, 0], [99, 0], [99, 139], [0, 139]]
     assert "picture" in out[1]["error"] and out[2]["error"] == "no such file"
     assert out[3]["cards"][0]["label"] == "cook"
+
+
+def test_a_picture_too_large_and_a_pipe_give_error_lines(tmp_path, capsys):
+    """Neither stops the pictures after it: the first gave a traceback and lost them, the
+    second waited for ever for someone to write into the pipe."""
+    import os
+
+    large = too_large_png(tmp_path / "large.png")
+    pipe = tmp_path / "pipe.png"
+    os.mkfifo(pipe)
+    rc = main(["recognize", "--refs", str(CARDS), "--whole", str(large), str(pipe),
+               str(CARDS / "cook.png")])
+    out = _lines(capsys)
+    assert rc == 1
+    assert "too large to read" in out[0]["error"]
+    assert out[1]["error"] == "cannot open the file (a pipe or a device, not a file)"
+    assert out[2]["cards"][0]["label"] == "cook"
+
+
+def test_a_reference_too_large_is_named(tmp_path, capsys):
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    for card in ("ghost", "vampire"):
+        (refs / f"{card}.png").write_bytes((CARDS / f"{card}.png").read_bytes())
+    too_large_png(refs / "cook.png")
+    rc = main(["recognize", "--refs", str(refs), str(CARDS / "cook.png")])
+    captured = capsys.readouterr()
+    assert rc == 2 and captured.out == ""
+    assert "cook.png" in captured.err and "too large to read" in captured.err
 
 
 def test_scene(tmp_path, capsys):

@@ -73,10 +73,12 @@ def cmd_recognize(args) -> int:
 
 def _load(path: str):
     """(picture, None) or (None, why not) for an image file."""
-    from vision.images import read_image
+    from vision.images import PictureTooLarge, read_image
 
     try:
         img = read_image(path)
+    except PictureTooLarge as exc:
+        return None, str(exc)
     except FileNotFoundError:
         return None, "no such file"
     except IsADirectoryError:

@@ -9,7 +9,9 @@ one step; a video file's name that OpenCV cannot take is refused by name (``open
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import sys
 import threading
 from collections.abc import Iterator
@@ -18,17 +20,38 @@ from pathlib import Path
 import numpy as np
 
 
+class PictureTooLarge(ValueError):
+    """A picture file whose size (as its header says) is more than OpenCV reads: a damaged
+    header, or a picture of over a thousand million pixels."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__("the picture is too large to read (over a thousand million pixels), "
+                         "or its file is damaged")
+        self.path = path
+
+
 def read_image(path: str | os.PathLike[str], flags: int | None = None) -> np.ndarray | None:
     """The picture in the file (``flags``: OpenCV's imread flags, colour by default), or
     None when it is no picture OpenCV can decode (empty, damaged, another kind of file).
-    OSError when the file cannot be read at all (missing, a folder, no permission)."""
+    OSError when the file cannot be read at all (missing, a folder, no permission, or a
+    pipe or device, which reading would wait on for ever); PictureTooLarge when its header
+    says it is larger than OpenCV reads."""
     import cv2
 
-    data = np.fromfile(os.fspath(path), np.uint8)
+    name = os.fspath(path)
+    mode = os.stat(name).st_mode
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a folder: reading says so
+        raise OSError(errno.EINVAL, "a pipe or a device, not a file", name)
+    data = np.fromfile(name, np.uint8)
     if not data.size:
         return None
     with _quiet_stderr():  # libpng prints "libpng error: Read Error" itself on a torn file
-        return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags)
+        try:
+            return cv2.imdecode(data, cv2.IMREAD_COLOR if flags is None else flags)
+        except cv2.error as err:
+            if "validateInputImageSize" in str(err):  # the size over OpenCV's limit
+                raise PictureTooLarge(path) from None
+            return None  # a decoder's own failure: a picture OpenCV cannot decode
 
 
 _QUIET = threading.RLock()  # one thread at a time sends file 2 nowhere, and puts it back

@@ -654,13 +654,16 @@ def _some_reference_files(path: str | Path) -> dict[str, list[Path]]:
 def read_reference_files(files: dict[str, list[Path]]) -> dict[str, list[np.ndarray]]:
     """The pictures of the files ``reference_files`` lists, by label. EnrolmentError for the
     first that cannot be read (its ``path`` and ``label`` set)."""
-    from vision.images import read_image
+    from vision.images import PictureTooLarge, read_image
 
     refs: dict[str, list[np.ndarray]] = {}
     for label, paths in files.items():
         for f in paths:
             try:
                 img = read_image(f)
+            except PictureTooLarge as exc:
+                raise EnrolmentError(f"cannot read reference picture {str(f)!r}: {exc}",
+                                     path=f, label=label) from None
             except OSError as exc:
                 raise EnrolmentError(f"cannot read reference picture {str(f)!r}: "
                                      f"{exc.strerror or exc}", path=f, label=label) from None

@@ -83,7 +83,7 @@ class FolderSource:
 
     def read(self) -> Frame | None:
 
-        from vision.images import read_image
+        from vision.images import PictureTooLarge, read_image
 
         for _ in range(len(self.files)):
             if self._next >= len(self.files):
@@ -97,6 +97,8 @@ class FolderSource:
                 # As recognize reads a picture: a phone photo turned as its EXIF says, a
                 # 16-bit one scaled as 16 bits (not by its own brightest pixel).
                 image = read_image(path)
+            except PictureTooLarge:
+                image, why = None, "it is too large to read, or damaged"
             except OSError as err:  # gone, or unreadable, since the folder was listed
                 image, why = None, "it is no longer there" if isinstance(
                     err, FileNotFoundError) else f"it cannot be read ({err.strerror or err})"
