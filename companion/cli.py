@@ -8,6 +8,7 @@ gpiozero) inside their command functions: `companion replay` must start fast.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -58,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(errors="surrogateescape")
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -68,14 +71,69 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C, even while the command is still starting
         return 130
     except BrokenPipeError:
+        sys.stdout = stdout
         if not _output_gone():
             raise  # another pipe broke (a journal, a child): not ours to hide
         # Whoever read the output went away (`| head`): nothing more to say to them, and no
         # second error when Python flushes the pipe at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        _output_nowhere()
         return 141
+    except OutputError as exc:
+        # A full disk behind `> results.txt`: the results are not where they were asked
+        # for, and saying so is all that is left to do.
+        sys.stdout = stdout
+        print(f"companion: cannot write the output: {exc.strerror}", file=sys.stderr)
+        _output_nowhere()
+        return 1
+    finally:
+        sys.stdout = stdout
+
+
+class OutputError(OSError):
+    """Standard output cannot be written: a full disk, or started with it closed."""
+
+
+class _Output:
+    """Standard output (None: closed), whose failures to write are told apart from any other
+    file's (OutputError), but for a reader gone (BrokenPipeError)."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._do("write", text)
+
+    def flush(self) -> None:
+        self._do("flush")
+
+    def _do(self, what: str, *args):
+        if self._stream is None:
+            raise OutputError(errno.EBADF, "the output is closed")
+        try:
+            return getattr(self._stream, what)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror or str(exc)) from exc
+
+    @property
+    def buffer(self) -> _Output:
+        """The bytes under the text (``companion replay`` writes UTF-8 whatever the locale)."""
+        return _Output(None if self._stream is None else self._stream.buffer)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _output_nowhere() -> None:
+    """Standard output sent nowhere: no second error when Python flushes it at exit."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return  # closed from the start: nothing waits to be flushed
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def _output_gone() -> bool:

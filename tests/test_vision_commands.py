@@ -179,6 +179,51 @@ def test_a_broken_pipe_other_than_the_output_is_not_hidden(monkeypatch):
         cli.main(["x"])
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize(("command", "redirect", "why"), [
+    ("recognize --refs {cards} {cards}/cook.png", "> /dev/full", "No space left on device"),
+    ("recognize --refs {cards} {cards}/cook.png", ">&-", "the output is closed"),
+    ("camera-check --source synthetic --out {tmp}/seen.png", "> /dev/full",
+     "No space left on device"),
+    ("replay {tmp}/game.jsonl", "> /dev/full", "No space left on device"),
+    ("replay {tmp}/game.jsonl", ">&-", "the output is closed"),
+])
+def test_output_that_cannot_be_written_is_said(tmp_path, command, redirect, why):
+    """Results sent to a full disk, or with the output closed, are lost: said in one line,
+    exit 1, where a traceback came."""
+    import subprocess
+    import sys
+
+    (tmp_path / "game.jsonl").write_text('{"event": "game", "players": ["Ann", "Bob"]}\n')
+    args = command.format(cards=CARDS, tmp=tmp_path)
+    done = subprocess.run(f"{sys.executable} -m companion {args} {redirect}", shell=True,
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert f"companion: cannot write the output: {why}" in done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr
+
+
+def test_an_error_writing_another_file_is_not_hidden(monkeypatch):
+    """Only the output's own failures are said as such: a full disk under a file the command
+    writes is the command's to say, or an error to see."""
+    import argparse
+
+    import companion.cli as cli
+
+    def fails(args):
+        raise OSError(28, "No space left on device")
+
+    def parser():
+        p = argparse.ArgumentParser(prog="companion")
+        p.add_subparsers(dest="command").add_parser("x").set_defaults(func=fails)
+        return p
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    with pytest.raises(OSError) as raised:
+        cli.main(["x"])
+    assert type(raised.value) is OSError
+
+
 def test_file_names_written_on_another_system_are_read_and_written(tmp_path):
     """A name that is not UTF-8 (an old USB stick's "café.png" in Latin-1) crashed OpenCV,
     and with it the command (or the table, reading its references at start): references,
