@@ -58,6 +58,24 @@ def test_unknown_rather_than_a_guess(deck):
     assert rec5.classify(np.zeros((50, 40, 3), np.uint8)) .label is None
 
 
+def test_the_same_picture_under_two_names_names_neither(tmp_path, caplog):
+    """ghost.png copied to spook.png: nothing tells the two cards apart, so the picture is
+    neither, as the warning says; the features once voted for the first card listed,
+    features equally near both counting for it alone."""
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    for card in ("ghost", "cook", "vampire", "butler"):
+        (refs / f"{card}.png").write_bytes((CARDS / f"{card}.png").read_bytes())
+    (refs / "spook.png").write_bytes((CARDS / "ghost.png").read_bytes())
+    rec = Recognizer.from_dir(refs)
+    assert "neither card can be told from the other" in caplog.text
+    ghost = cv2.imread(str(CARDS / "ghost.png"))
+    for picture in (ghost, cv2.rotate(ghost, cv2.ROTATE_180)):
+        m = rec.classify(picture)
+        assert m.label is None, m
+    assert rec.classify(cv2.imread(str(CARDS / "cook.png"))).label == "cook"
+
+
 @pytest.mark.parametrize("unknown", ["butler", "vampire", "ghost"])
 def test_a_card_never_enrolled_is_not_named_whole(deck, unknown):
     """Cards cut out of scenes, read whole: one never enrolled comes out unknown, even where

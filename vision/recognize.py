@@ -1042,10 +1042,12 @@ class Recognizer:
                                           params={"checks": checks})
         owner = self._owner[idx]
         # Among them, the nearest of another card than the nearest one's (the rival), if any.
+        # A feature as near the rival as its nearest (the same picture under two names, a
+        # frame printed alike on every card) tells neither: it clashes too.
         other = owner != owner[:, :1]
         rival = other.argmax(axis=1)
         near = np.sqrt(dist).astype(np.float64)
-        clash = other.any(axis=1) & (near[:, 0] > RATIO * near[np.arange(len(idx)), rival])
+        clash = other.any(axis=1) & (near[:, 0] >= RATIO * near[np.arange(len(idx)), rival])
         pairs = zip(owner[clash, 0].tolist(), owner[clash, rival[clash]].tolist(), strict=True)
         self._clashes: dict[tuple[int, int], int] = dict(collections.Counter(pairs))
         # The distinctive ones vote for the reference of their nearest feature.
