@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from pathlib import Path
 
 
 def seconds(text: str, *, zero: bool = False, most: float = math.inf) -> float:
@@ -19,3 +20,10 @@ def seconds(text: str, *, zero: bool = False, most: float = math.inf) -> float:
         upto = f" and up to {most:g}" if math.isfinite(most) else ""
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds {least}{upto}")
     return value
+
+
+def named_path(text: str) -> Path:
+    """A path with a name: an empty one would mean the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a name, not an empty one")
+    return Path(text)

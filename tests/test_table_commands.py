@@ -275,6 +275,29 @@ def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("argv", [
+    ["recognize", "--refs", "", "x.png"],
+    ["camera-check", "--source", "synthetic", "--refs", ""],
+    ["demo", "--log", ""],
+    ["run", "--config", " "],
+])
+def test_an_empty_folder_or_file_name_is_refused(tmp_path, capsys, monkeypatch, argv):
+    """recognize --refs "" read the folder it was started in as the deck's references (and
+    camera-check with it); an empty log or configuration file name is no file either."""
+    monkeypatch.chdir(tmp_path)
+    from pathlib import Path
+
+    from companion.cli import main
+
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+    (tmp_path / "ghost.png").write_bytes((cards / "ghost.png").read_bytes())
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 2
+    assert "give a name, not an empty one" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["ghost.png"]
+
+
 @pytest.mark.parametrize(("source", "said"), [
     ("opencv:/dev/no-such-video", "No camera answers at video device"),
     ("VIDEO", "Camera setting problem: the video file"),

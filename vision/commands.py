@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import sys
 
+from companion.argtypes import named_path
+
 
 def _add_recognize(sub) -> None:
     p = sub.add_parser(
@@ -21,7 +23,7 @@ def _add_recognize(sub) -> None:
         "their label (null when unsure), score and corners in the picture's pixels. A "
         "picture that cannot be read gives an error line and the others go on.",
     )
-    p.add_argument("--refs", required=True, metavar="DIR",
+    p.add_argument("--refs", required=True, metavar="DIR", type=named_path,
                    help="reference pictures: DIR/<label>.png|jpg or DIR/<label>/*.png|jpg")
     p.add_argument("--whole", action="store_true",
                    help="each picture is one card, already cropped: name it")

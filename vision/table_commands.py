@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from companion.argtypes import seconds
+from companion.argtypes import named_path, seconds
 from companion.cards import (  # no numpy: the command line starts quickly
     IDENTITIES,
     display_name,
@@ -36,20 +36,13 @@ SOURCE_HELP = ("camera: picamera2, opencv:N (webcam), a video file, folder:DIR, 
                "(default: $COMPANION_CAMERA, else picamera2 if installed, else opencv:0)")
 
 
-def _named_path(text: str) -> Path:
-    """A path with a name (argparse type): an empty one would mean the current folder."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("give a name, not an empty one")
-    return Path(text)
-
-
 _SEPARATORS = tuple({os.sep, os.altsep or os.sep})
 
 
 def _picture_path(text: str) -> Path | str:
-    """Where camera-check saves its picture (argparse type): as ``_named_path``, but a name
+    """Where camera-check saves its picture (argparse type): as ``named_path``, but a name
     ending in / stays a string, so that it still says a folder (Path drops the /)."""
-    path = _named_path(text)
+    path = named_path(text)
     return text if text.endswith(_SEPARATORS) else path
 
 
@@ -58,7 +51,7 @@ def register_table_commands(sub) -> None:
                        description="Guided capture of card references: lay each card in slot A "
                                    "and press Enter (or, with --buttons, the table's OK "
                                    "button). Warns when two cards look too alike.")
-    p.add_argument("--out", required=True, type=_named_path,
+    p.add_argument("--out", required=True, type=named_path,
                    help="folder for the references")
     p.add_argument("--source", default=None, help=SOURCE_HELP)
     p.add_argument("--labels", default=",".join(IDENTITIES),
@@ -81,7 +74,7 @@ def register_table_commands(sub) -> None:
                                    "found, a slot is seen too poorly or no picture comes; 2 "
                                    "for a setting to fix.")
     p.add_argument("--source", default=None, help=SOURCE_HELP)
-    p.add_argument("--refs", type=Path, default=None,
+    p.add_argument("--refs", type=named_path, default=None,
                    help="reference folder to read the cards with (else cards are only found)")
     p.add_argument("--out", type=_picture_path, default=None,
                    help="save the picture here (PNG, or JPEG for .jpg; a folder: in it, as "

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from companion.argtypes import seconds
+from companion.argtypes import named_path, seconds
 
 
 def register(subparsers) -> None:
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     demo.add_argument("--autoplay", action="store_true", help="simulated players play a game")
     demo.add_argument("--fast", action="store_true", help="no pauses: play as fast as possible")
     demo.add_argument("--exit-when-over", action="store_true", help="exit 0 when the game ends")
-    demo.add_argument("--log", type=Path, metavar="FILE",
+    demo.add_argument("--log", type=named_path, metavar="FILE",
                       help="write the table log here; an unfinished game in FILE is resumed")
     demo.add_argument("--screenshots", type=_screenshots, metavar="DIR",
                       help="save a PNG of each screen the app passes through")
@@ -51,7 +51,7 @@ def register(subparsers) -> None:
         description="The table app at the real table: the camera from the configuration, the "
                     "GPIO dials and buttons, full screen. Missing devices fall back to the "
                     "screen, with a warning.")
-    run.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration")
+    run.add_argument("--config", type=named_path, metavar="FILE", help="the table's configuration")
     run.add_argument("--quit-after", type=seconds, default=None, metavar="SECONDS",
                      help="quit after this many seconds (for checks)")
     run.add_argument("--size", type=_size, default=None,
