@@ -77,6 +77,23 @@ def test_demo_refuses_a_log_it_could_never_write_before_the_game(tmp_path, capsy
     assert notes.read_text() == "my notes" and sorted(tmp_path.iterdir()) == [notes]
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")
+def test_demo_refuses_a_log_no_file_can_be_made_for(capsys):
+    """The demo started, every move was refused on the screen ("[Errno 2] No such file or
+    directory: '/proc/g.jsonl'"), and the autoplay ran until its loop gave up."""
+    log = Path("/proc/self/companion-game.jsonl")  # no file can be made there
+    assert main(DEMO + ["--log", str(log)]) == 2
+    assert capsys.readouterr().err == (f"companion: cannot use {log}: it cannot be written "
+                                       "(No such file or directory)\n")
+
+
+def test_a_log_is_not_named_when_no_game_was_written(tmp_path, capsys):
+    """A demo left before any game began writes no log, and says none is there."""
+    log = tmp_path / "idle.jsonl"
+    assert main(["demo", "--headless", "--quit-after", "0.5", "--log", str(log)]) == 0
+    assert not log.exists() and "table log in" not in capsys.readouterr().out
+
+
 def test_a_log_of_blank_lines_is_written_over_not_said_to_hold_a_finished_game(tmp_path,
                                                                                 capsys):
     log = tmp_path / "blank.jsonl"

@@ -263,6 +263,7 @@ def test_a_log_that_cannot_be_written_leaves_the_game_unchanged():
     ctl.handle(seat(2))
     ctl.handle(BACK)
     assert ctl.message[0] == "msg.log_failed" and ctl.state == state
+    assert ctl.message[1]["text"] == "No space left on device"  # not "[Errno 28] No space..."
 
 
 def test_notices_are_shown_one_after_another_each_until_a_press():

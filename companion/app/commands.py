@@ -145,6 +145,7 @@ def resume_or_new(path: Path, out=None):
     if (blocking := file_in_the_way(path)) is not None:
         raise ValueError(f"{str(blocking)!r} is a file, not a folder")
     if not path.exists() or path.stat().st_size == 0:
+        _can_write(path)
         return None, None, None
     replay = replay_file(path, torn_tail_ok=True)
     out = out or sys.stderr
@@ -159,6 +160,20 @@ def resume_or_new(path: Path, out=None):
     if replay.game.over:
         return None, None, _move_aside(path)
     return replay.game, TableLog(path), f"resumed the unfinished game in {path}"
+
+
+def _can_write(path: Path) -> None:
+    """ValueError when a log FILE that is not there yet cannot be made: the first move would
+    be refused, and every move after it. Its folders are made, as the first move would make
+    them; the file is not left behind."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab"):
+            pass
+    except OSError as err:
+        raise ValueError(f"it cannot be written ({err.strerror or err})") from None
+    if path.stat().st_size == 0:
+        path.unlink()
 
 
 def _torn_game_line(data: bytes) -> bool:
@@ -368,7 +383,7 @@ def cmd_demo(args) -> int:
         print("companion: game over, winners: " + ", ".join(ctl.state["winners"]))
     print(f"companion: cards read by the camera: {ctl.cards_read}, "
           f"picked on the screen: {ctl.cards_picked}")
-    if args.log is not None:
+    if args.log is not None and args.log.exists():
         print(f"companion: table log in {args.log}")
     return code
 

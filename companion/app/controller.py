@@ -435,7 +435,7 @@ class Controller:
             try:
                 self.log.append({"event": "undo"})
             except OSError as err:
-                self._say("msg.log_failed", text=str(err))
+                self._say("msg.log_failed", text=err.strerror or str(err))
                 return
         self.game.pop()
         self.effects = []
@@ -510,7 +510,7 @@ class Controller:
             if self.log is not None:
                 self.log.append(event)
         except OSError as err:
-            self._say("msg.log_failed", text=str(err))
+            self._say("msg.log_failed", text=err.strerror or str(err))
             return
         self.game = game
         notes = game.push(event)
@@ -730,7 +730,7 @@ class Controller:
             try:
                 self.log.append(event)  # on disk before the result is shown
             except OSError as err:
-                self._say("msg.log_failed", text=str(err))
+                self._say("msg.log_failed", text=err.strerror or str(err))
                 return
         notes = self.game.push(event)
         self._after_push(event, notes)
