@@ -115,7 +115,18 @@ def has_control_character(text: str) -> bool:
 
 def _is_name(value: Any) -> bool:
     """A player's name: text, not blank, without control characters."""
-    return isinstance(value, str) and bool(value.strip()) and not has_control_character(value)
+    return _not_a_name(value) is None
+
+
+def _not_a_name(value: Any) -> str | None:
+    """Why ``value`` is no player's name (``_is_name``), or None when it is one."""
+    if not isinstance(value, str):
+        return f"{value!r} is not text"
+    if not value.strip():
+        return f"{value!r} is blank"
+    if has_control_character(value):
+        return f"{value!r} holds a control character"
+    return None
 
 
 def _name(line: Mapping[str, Any], key: str, event: str) -> str:
@@ -135,8 +146,12 @@ def _bool(line: Mapping[str, Any], key: str, event: str) -> bool:
 
 def _game(line: Mapping[str, Any]) -> GameStart:
     players = _field(line, "players", "game")
-    if not isinstance(players, list) or not all(_is_name(p) for p in players):
-        raise LogFormatError('"players" of the game line must be a list of names')
+    if not isinstance(players, list):
+        raise LogFormatError(f'"players" of the game line must be a list of names, not '
+                             f"{players!r}")
+    for p in players:
+        if (why := _not_a_name(p)) is not None:
+            raise LogFormatError(f'"players" of the game line must be names: {why}')
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise LogFormatError(
             f"Abraca Who? is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"

@@ -105,7 +105,9 @@ def _decode(raw: bytes) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LogFormatError(f"the line is not JSON ({exc.msg} at column {exc.colno})") from None
+        # Some of the parser's messages end in "at" already ("Unterminated string starting at").
+        at = "" if exc.msg.endswith(" at") else " at"
+        raise LogFormatError(f"the line is not JSON ({exc.msg}{at} column {exc.colno})") from None
     except (ValueError, RecursionError):  # a number of thousands of digits; brackets too deep
         raise LogFormatError("the line is not a table log's line: its values are too long "
                              "or nested too deeply") from None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.engine import Game
@@ -144,7 +146,7 @@ def test_new_duel_while_the_target_must_investigate():
 
 @pytest.mark.parametrize("players, match", [
     (["Ann", "Ann"], "two players are called 'Ann'"),
-    (["Ann", ""], "list of names"),
+    (["Ann", ""], "must be names: '' is blank"),
 ])
 def test_bad_players(players, match):
     refused(Game(), {"event": "game", "players": players}, match)
@@ -169,8 +171,19 @@ def test_check_validates_without_applying():
 @pytest.mark.parametrize("name", ["Ann\u0000", "Ann\nBen", "\tAnn", "Ann\u2028Ben"])
 def test_a_name_with_a_control_character_is_no_name(name):
     """A NUL in a name crashed the screen at its first redraw (pygame refuses the text)."""
-    refused(Game(), game(name, "Ben"), "must be a list of names", LogFormatError)
+    refused(Game(), game(name, "Ben"), "must be names: .* holds a control character",
+            LogFormatError)
     refused(three(), inv(name, "cook", True), "must be a player's name", LogFormatError)
+
+
+@pytest.mark.parametrize(("players", "why"), [
+    (["Ann", " "], "' ' is blank"),
+    (["Ann", 7], "7 is not text"),
+    ("Ann, Ben", "must be a list of names, not 'Ann, Ben'"),
+])
+def test_a_game_line_says_which_player_is_no_name_and_why(players, why):
+    """Every such line was refused as 'must be a list of names', naming neither."""
+    refused(Game(), {"event": "game", "players": players}, re.escape(why), LogFormatError)
 
 
 @pytest.mark.parametrize("name", ["Jean\u00a0Luc", "👩\u200d🍳 Mia", "\u200fנועה", "민지"])

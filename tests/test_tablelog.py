@@ -57,6 +57,8 @@ def test_replay_reports_the_first_bad_line_and_goes_on(tmp_path, capsys):
 
 @pytest.mark.parametrize("content, line, words", [
     (b"{not json\n", 1, "not JSON"),
+    (b'{"event": "game", "players": ["An\n', 1,
+     "not JSON (Unterminated string starting at column 31)"),  # not "at at column"
     (b"", 1, "holds no game"),
     (b"\n\n", 1, "holds no game"),
     (encode(game("Ann", "Ben")) + b"\xff\xfe\n", 2, "not UTF-8"),
