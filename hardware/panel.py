@@ -274,11 +274,11 @@ class Panel:
         self.stuck_at_start: tuple[str, ...] = ()  # buttons that read pressed as it opened
         try:
             self._build(pin_factory)
-        except BadPinFactory as exc:
+        except BadPinFactory:
             self.close()
             raise NoGPIOError(
-                "no GPIO pins found on this machine (gpiozero: " + str(exc).strip() + "). "
-                "On a Raspberry Pi install python3-lgpio") from None
+                "no GPIO pins found on this machine. On a Raspberry Pi install "
+                "python3-lgpio") from None
         except BaseException:
             self.close()
             raise

@@ -33,7 +33,9 @@ def test_whole_cards_and_a_bad_file(tmp_path, capsys):
                                          str(CARDS / "cook.png")]
     assert out[0]["cards"][0]["label"] == "vampire"
     assert out[0]["cards"][0]["corners"] == [[0, 0], [99, 0], [99, 139], [0, 139]]
-    assert "picture" in out[1]["error"] and out[2]["error"] == "no such file"
+    assert out[1]["error"] == ("not a picture that can be read (PNG or JPEG expected), or a "
+                               "damaged one")
+    assert out[2]["error"] == "no such file"
     assert out[3]["cards"][0]["label"] == "cook"
 
 

@@ -88,7 +88,7 @@ def _load(path: str):
     except OSError as exc:
         return None, f"cannot open the file ({exc.strerror or exc})"
     if img is None:
-        return None, "not a picture OpenCV can read (PNG or JPEG expected), or a damaged one"
+        return None, "not a picture that can be read (PNG or JPEG expected), or a damaged one"
     return img, None
 
 

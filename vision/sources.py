@@ -92,7 +92,7 @@ class FolderSource:
                 self._next = 0
             path = self.files[self._next]
             self._next += 1
-            why = "not a picture OpenCV can read"
+            why = "not a picture that can be read"
             try:
                 # As recognize reads a picture: a phone photo turned as its EXIF says, a
                 # 16-bit one scaled as 16 bits (not by its own brightest pixel).

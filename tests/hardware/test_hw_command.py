@@ -51,6 +51,7 @@ def test_no_gpio_on_this_machine(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert out.startswith("Cannot reach the pins: no GPIO pins found on this machine")
     assert "--mock" in out
+    assert "gpiozero" not in out and "factory" not in out  # the library's words, not staff's
 
 
 def test_real_walk_with_nobody_there(capsys):
