@@ -302,8 +302,11 @@ CAMERA_CASES = {
                           "unknown for kind 'synthetic'; known settings: size, fps, settle, "
                           "tilt, blur, noise, seed", "kind 'synthetic'의 카메라에는"),
     "synthetic size": ('kind = "synthetic"\nsize = [16, 16]', "camera setting size = [16, 16]: "
-                       "give a width and height in pixels, e.g. size=640x480",
-                       "너비와 높이를 픽셀 수로 쓰세요. 예: size=640x480"),
+                       "give a width and height in pixels, each from 32 to 4096, e.g. "
+                       "size=640x480",
+                       "각각 32에서 4096 사이의 픽셀 수로 쓰세요. 예: size=640x480"),
+    "synthetic most": ('kind = "synthetic"\nblur = 50.0', "camera setting blur = 50.0: give a "
+                       "number from 0 to 10.0, e.g. blur=0.6", "0에서 10.0 사이의 수를 쓰세요"),
     "whole": ('kind = "synthetic"\nseed = "abc"', "camera setting seed = 'abc': give a whole "
               "number of 0 or more, e.g. seed=3", "0 이상의 정수를 쓰세요. 예: seed=3"),
     "number": ('kind = "synthetic"\nnoise = -1', "camera setting noise = -1: give a number of 0 "

@@ -96,6 +96,13 @@ def test_folder_missing_or_empty_says_so(tmp_path):
         FolderSource(tmp_path)
 
 
+def test_a_file_given_as_a_folder_is_said_to_be_a_file(tmp_path):
+    """It was said not to exist."""
+    (tmp_path / "scene.png").write_bytes(b"a picture")
+    with pytest.raises(CameraError, match="'.*scene.png' is a file, not a folder of pictures"):
+        FolderSource(tmp_path / "scene.png")
+
+
 def test_folder_frames_carry_the_clock(tmp_path):
     cv2.imwrite(str(tmp_path / "a.png"), solid(1))
     clock = FakeClock()
@@ -150,6 +157,38 @@ def test_video_file_missing_or_damaged_is_a_setting_to_fix(tmp_path):
     assert source.read() is None and source.status == MISCONFIGURED
 
 
+def test_a_file_that_opens_but_holds_no_picture_is_a_setting_to_fix(tmp_path):
+    """Notes saved as .png opened as a recording, which then ended at once: 'The recording
+    has ended' was all that was said. The first picture of a real one is still given."""
+    notes = tmp_path / "notes.png"
+    notes.write_text("not a picture")
+    with pytest.raises(SourceConfigError, match="notes.png' cannot be played"):
+        OpenCVSource(str(notes))
+    path = tmp_path / "game.avi"
+    write_video(path, [90, 30])
+    src = OpenCVSource(str(path))
+    assert abs(src.read().image.mean() - 90) < 8 and abs(src.read().image.mean() - 30) < 8
+    assert src.read() is None and src.ended
+
+
+def test_a_network_camera_that_does_not_answer_is_asked_about_its_address(monkeypatch):
+    """It was asked whether it was plugged in, as a webcam is."""
+    class Closed:
+        def __init__(self, *args):
+            pass
+
+        def isOpened(self):
+            return False
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", Closed)
+    with pytest.raises(CameraError, match=r"No camera answers at rtsp://10.0.0.9/live: is the "
+                                          r"address right"):
+        OpenCVSource("rtsp://10.0.0.9/live")
+
+
 def test_webcam_that_is_not_there():
     with pytest.raises(CameraError, match="No camera answers at video device 57"):
         OpenCVSource(57)
@@ -172,6 +211,9 @@ def test_a_webcam_keeps_as_few_frames_waiting_as_it_can(tmp_path, monkeypatch):
         def set(self, prop, value):
             asked.append((self.device, prop, value))
             return True
+
+        def read(self):  # a recording's first picture is read as it opens
+            return True, np.zeros((4, 4, 3), np.uint8)
 
         def release(self):
             pass
@@ -265,6 +307,22 @@ def test_webcams_streams_and_home_folders_as_people_write_them(tmp_path, monkeyp
     for seed in ("x", 1.5, -1, True):
         with pytest.raises(SourceConfigError, match=r"seed = .*: give a whole number"):
             check_config({"kind": "synthetic", "seed": seed})
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("synthetic:blur=1e9", r"blur = 1000000000.0: give a number from 0 to 10.0, e.g. blur=0.6"),
+    ("synthetic:noise=1e300", r"noise = 1e\+300: give a number from 0 to 100.0"),
+    ("synthetic:tilt=2", r"tilt = 2: give a number from 0 to 0.6"),
+    ("synthetic:size=10x10", r"size = \[10, 10\]: give a width and height in pixels, each from "
+                             r"32 to 4096, e.g. size=640x480"),
+    ("synthetic:size=-640x480", r"size = '-640x480': .* e.g. size=640x480$"),
+])
+def test_a_synthetic_setting_out_of_its_range_is_refused(spec, said):
+    """blur=1e9 passed the check and failed inside OpenCV's blur, retried as a camera gone;
+    noise and tilt of 1e300 overflowed. The size's example was the settings file's
+    [640, 480], which the command line does not take."""
+    with pytest.raises(SourceConfigError, match=said):
+        check_config(parse_source(spec))
 
 
 @pytest.mark.parametrize("word", ["nan", "inf", "-inf"])

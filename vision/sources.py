@@ -65,6 +65,8 @@ class FolderSource:
     def __init__(self, path: str | Path, *, loop: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.path = Path(path)
+        if self.path.exists() and not self.path.is_dir():
+            raise CameraError(f"{str(self.path)!r} is a file, not a folder of pictures.")
         if not self.path.is_dir():
             raise CameraError(f"The picture folder {str(self.path)!r} does not exist.")
         self.files = sorted(p for p in self.path.iterdir()
@@ -163,6 +165,9 @@ class OpenCVSource:
             if self.is_file:  # waiting will not mend it
                 raise SourceConfigError(Notice("notice.camera_video_unplayable",
                                                device=repr(device)))
+            if isinstance(device, str) and "://" in device:
+                raise CameraError(f"No camera answers at {device}: is the address right, and "
+                                  "is the camera on and on this network?")
             raise CameraError(f"No camera answers at video device {device}: is it plugged in, "
                               "and is no other program using it?")
         if width:
@@ -171,7 +176,16 @@ class OpenCVSource:
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
         if fps:
             self._cap.set(cv2.CAP_PROP_FPS, fps)
-        if not self.is_file:
+        self._first = None  # a recording's first picture, read as it opens
+        if self.is_file:
+            # A file that opens but holds no picture (notes saved as .png, a torn video) is a
+            # setting to fix, not a recording that has ended.
+            ok, self._first = self._cap.read()
+            if not ok or self._first is None:
+                self._cap.release()
+                raise SourceConfigError(Notice("notice.camera_video_unplayable",
+                                               device=repr(device)))
+        else:
             # As few frames waiting as the driver allows: a quiet table reads its camera only
             # a few times a second, and each read should show the table now, not a second ago.
             self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
@@ -181,6 +195,9 @@ class OpenCVSource:
 
         if self.ended:
             return None
+        if self._first is not None:
+            image, self._first = self._first, None
+            return Frame(_as_bgr(image), self._clock())
         ok, image = self._cap.read()
         if not ok or image is None:
             if self.is_file:
@@ -366,6 +383,12 @@ _SYNTHETIC_NUMBER = {(False, False): "notice.camera_number",
                      (True, True): "notice.camera_whole_above"}
 
 
+# The most a synthetic camera's setting may be: beyond, the picture is no table (a blur wider
+# than the picture, a camera turned past the mat's edge) or the numbers overflow.
+_SYNTHETIC_MOST = {"blur": 10.0, "noise": 100.0, "tilt": 0.6, "settle": 60.0, "fps": 120.0}
+_SYNTHETIC_SIDES = (32, 4096)
+
+
 def _check_synthetic(options: Mapping[str, Any]) -> None:
     import inspect
 
@@ -382,9 +405,10 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
     for key, value in options.items():
         default = params[key].default
         if key == "size":
-            _pair(options, key)
-            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 32
-                       for v in value):
+            least, most = _SYNTHETIC_SIDES
+            if (not isinstance(value, list | tuple) or len(value) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool)
+                               and least <= v <= most for v in value)):
                 raise SourceConfigError(Notice("notice.camera_size", value=repr(value)))
         elif isinstance(value, bool) or not isinstance(value, type(default) | int) or (
                 not math.isfinite(value) or value < 0 or (key == "fps" and value == 0)):
@@ -392,6 +416,10 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
             said = _SYNTHETIC_NUMBER[whole, key == "fps"]  # fps: above 0, not 0 or more
             raise SourceConfigError(Notice(said, name=key, value=repr(value),
                                            example=3 if whole else default))
+        elif value > _SYNTHETIC_MOST.get(key, math.inf):
+            raise SourceConfigError(Notice("notice.camera_number_most", name=key,
+                                           value=repr(value), most=_SYNTHETIC_MOST[key],
+                                           example=default))
 
 
 def check_config(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -137,7 +137,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
     from companion.tablelog import file_in_the_way
     from vision.camera_check import check_frame
     from vision.images import write_picture
-    from vision.sources import MISCONFIGURED
+    from vision.sources import MISCONFIGURED, is_recording
 
     recognizer = None
     if args.refs is not None:
@@ -145,8 +145,12 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         if problem:
             print(problem, file=sys.stderr)
             return 2
-    _, source, problem = _open(args.source, args.timeout)
+    config, source, problem = _open(args.source, args.timeout)
     if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    if is_recording(config) and (problem := _camera_problem(config, source, args.timeout)):
+        source.close()  # a file or folder that does not open now will not later: no retries
         print(problem, file=sys.stderr)
         return 2
     try:

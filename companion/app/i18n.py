@@ -276,7 +276,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.camera_zero_or_more": "camera setting {name} = {value}: give a number of 0 or "
                                       "more",
         "notice.camera_size": "camera setting size = {value}: give a width and height in pixels, "
-                              "e.g. size=640x480",
+                              "each from 32 to 4096, e.g. size=640x480",
+        "notice.camera_number_most": "camera setting {name} = {value}: give a number from 0 to "
+                                     "{most}, e.g. {name}={example}",
         "notice.camera_number": "camera setting {name} = {value}: give a number of 0 or more, "
                                 "e.g. {name}={example}",
         "notice.camera_number_above": "camera setting {name} = {value}: give a number above 0, "
@@ -591,8 +593,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "파일의 경로를 쓰세요",
         "notice.camera_pair": "카메라 설정 {name} = {value}: 양수 두 개를 쓰세요. 예: [640, 480]",
         "notice.camera_zero_or_more": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요",
-        "notice.camera_size": "카메라 설정 size = {value}: 너비와 높이를 픽셀 수로 쓰세요. 예: "
-                              "size=640x480",
+        "notice.camera_size": "카메라 설정 size = {value}: 너비와 높이를 각각 32에서 4096 사이의 "
+                              "픽셀 수로 쓰세요. 예: size=640x480",
+        "notice.camera_number_most": "카메라 설정 {name} = {value}: 0에서 {most} 사이의 수를 "
+                                     "쓰세요. 예: {name}={example}",
         "notice.camera_number": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요. 예: "
                                 "{name}={example}",
         "notice.camera_number_above": "카메라 설정 {name} = {value}: 0보다 큰 수를 쓰세요. 예: "
