@@ -58,6 +58,24 @@ def test_unknown_rather_than_a_guess(deck):
     assert rec5.classify(np.zeros((50, 40, 3), np.uint8)) .label is None
 
 
+def test_an_empty_card_folder_and_a_folder_within_one_are_said(tmp_path, caplog):
+    """Both were passed over without a word: a card missing from the deck, or a card's
+    pictures not read, and nobody told."""
+    from vision.recognize import reference_files
+
+    refs = tmp_path / "refs"
+    (refs / "cook").mkdir(parents=True)
+    (refs / "ghost" / "old").mkdir(parents=True)
+    (refs / "ghost" / "ghost.png").write_bytes((CARDS / "ghost.png").read_bytes())
+    (refs / "ghost" / "old" / "ghost.png").write_bytes((CARDS / "ghost.png").read_bytes())
+    (refs / "vampire.png").write_bytes((CARDS / "vampire.png").read_bytes())
+    assert {label: [f.name for f in files] for label, files in reference_files(refs).items()} \
+        == {"ghost": ["ghost.png"], "vampire": ["vampire.png"]}
+    assert "reference folder cook holds no pictures" in caplog.text
+    assert "card cook is not enrolled" in caplog.text
+    assert "reference folder ghost/old is left out" in caplog.text
+
+
 def test_the_same_picture_under_two_names_names_neither(tmp_path, caplog):
     """ghost.png copied to spook.png: nothing tells the two cards apart, so the picture is
     neither, as the warning says; the features once voted for the first card listed,
@@ -274,7 +292,7 @@ def test_scans_are_never_cut_down_to_their_picture_panels(deck):
         assert left_whole == []
 
 
-def test_bad_reference_folders(tmp_path):
+def test_bad_reference_folders(tmp_path, caplog):
     with pytest.raises(EnrolmentError, match="does not exist"):
         Recognizer.from_dir(tmp_path / "missing")
     with pytest.raises(EnrolmentError, match=r"no reference pictures \(.png, .jpg"):
@@ -284,10 +302,10 @@ def test_bad_reference_folders(tmp_path):
         Recognizer.from_dir(tmp_path)
     (tmp_path / "broken.png").unlink()
     (tmp_path / "cook").mkdir()
-    (tmp_path / "cook" / "x.png").mkdir()  # a folder named as a picture: cannot be read
-    with pytest.raises(EnrolmentError, match=r"x\.png'?: Is a directory") as raised:
+    (tmp_path / "cook" / "x.png").mkdir()  # a folder named as a picture: a folder within
+    with pytest.raises(EnrolmentError, match=r"no reference pictures"):
         Recognizer.from_dir(tmp_path)
-    assert raised.value.label == "cook"
+    assert "reference folder cook/x.png is left out" in caplog.text
     (tmp_path / "cook" / "x.png").rmdir()
     (tmp_path / "cook").rmdir()
     (tmp_path / "ghost").mkdir()

@@ -514,9 +514,17 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
             continue  # a link back to the folder (or above): its pictures are no one card's
         if entry.is_dir():
             inside = [p for p in sorted(entry.iterdir()) if not p.name.startswith(".")]
-            files = [p for p in inside if p.suffix.lower() in IMAGE_SUFFIXES]
+            files = [p for p in inside if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()]
             _unread(root, (p for p in inside if p.suffix.lower() in UNREAD_SUFFIXES))
             label = entry.name
+            for folder in (p for p in inside if p.is_dir()):
+                log.warning("reference folder %s is left out: a card's pictures lie in its "
+                            "own folder, not in a folder within it",
+                            shown_name(folder.relative_to(root)))
+            if not files:
+                log.warning("reference folder %s holds no pictures (%s): card %s is not "
+                            "enrolled", shown_name(entry.name), ", ".join(IMAGE_SUFFIXES),
+                            shown_name(label))
             if _named_like_cards(label, files):
                 log.warning("reference folder %s holds pictures named like different cards "
                             "(%s): all are read as pictures of one card, %s. If each is a "
