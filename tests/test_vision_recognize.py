@@ -319,6 +319,22 @@ def test_bad_reference_folders(tmp_path, caplog):
         Recognizer({})
 
 
+def test_a_reference_too_small_to_hold_a_card_is_named(tmp_path):
+    """A 10 x 10 picture was enrolled as a card, and changed how sure the first look was of
+    the others (a cook read at 0.66 came out at 1.0)."""
+    for card in ("ghost", "cook", "vampire"):
+        (tmp_path / f"{card}.png").write_bytes((CARDS / f"{card}.png").read_bytes())
+    cv2.imwrite(str(tmp_path / "tiny.png"),
+                cv2.resize(cv2.imread(str(CARDS / "butler.png")), (31, 44)))
+    with pytest.raises(EnrolmentError, match=r"'tiny' is only 31 x 44 pixels: a card needs 32 "
+                                             r"pixels across at least") as raised:
+        Recognizer.from_dir(tmp_path)
+    assert raised.value.path == tmp_path / "tiny.png"
+    cv2.imwrite(str(tmp_path / "tiny.png"),
+                cv2.resize(cv2.imread(str(CARDS / "butler.png")), (32, 44)))
+    assert "tiny" in Recognizer.from_dir(tmp_path).labels
+
+
 def test_confusable_pairs(deck, rec):
     assert rec.confusable_pairs() == []
     twins = Recognizer({"cook": [deck["cook"]],

@@ -125,6 +125,10 @@ FEATURE_BAND = 0.05
 
 # The first look at a card found on a scene: thumbnails of THUMB_W x THUMB_H pixels.
 THUMB_W, THUMB_H = 24, 33
+# A reference picture narrower than this (a thumbnail, an icon saved by mistake) holds no
+# card's detail: upscaled for the features, its blur still gave enough of them to pass, and
+# as a card of its own it changed how sure the first look is of every other card.
+MIN_REFERENCE_SIDE = 32
 THUMB_BLURS = (0.0, 0.7, 1.4)  # each reference's thumbnail also this blurred (sigma, pixels)
 FAST_MIN_CORR = 0.7  # the best reference's correlation, at least
 FAST_MIN_MARGIN = 0.25  # ...and ahead of the best other card's by at least this much
@@ -910,6 +914,12 @@ class Recognizer:
             if not pics:
                 raise EnrolmentError(f"card {label!r} has no reference picture")
             for k, pic in enumerate(pics):
+                if min(pic.shape[:2]) < MIN_REFERENCE_SIDE:
+                    h, w = pic.shape[:2]
+                    raise EnrolmentError(
+                        f"the reference picture of {label!r} is only {w} x {h} pixels: a card "
+                        f"needs {MIN_REFERENCE_SIDE} pixels across at least (take its picture "
+                        "closer, or scan it)", label=label, index=k)
                 kp, d = self._features(pic)
                 if d is None or len(kp) < self.min_inliers:
                     raise EnrolmentError(
