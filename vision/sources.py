@@ -471,7 +471,7 @@ def parse_source(spec: str) -> dict[str, Any]:
     """A camera configuration from a command-line word.
 
     ``picamera2``, ``opencv`` or ``opencv:1`` (device), ``opencv:game.mp4`` (video file),
-    ``folder:DIR``, ``synthetic`` or ``synthetic:seed=3,cards=2``, a bare number (webcam),
+    ``folder:DIR``, ``synthetic`` or ``synthetic:seed=3,noise=5``, a bare number (webcam),
     a folder or video path, or ``FILE.toml`` (its ``[camera]`` table).
     """
     spec = spec.strip()

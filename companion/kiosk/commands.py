@@ -20,14 +20,18 @@ DEFAULT_CONFIG = Path("/etc/abraca-companion/config.toml")
 
 def register(subparsers) -> None:
     stats = subparsers.add_parser(
-        "stats", help="players' games, wins and stones from the history of finished games")
+        "stats", help="players' games, wins and stones from the history of finished games",
+        description="Each player's games, wins and stones, from the table's history of finished "
+                    "games (the database the configuration names, or --db).")
     _database_options(stats)
     stats.add_argument("--games", action="store_true", help="also list the finished games")
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
     stats.set_defaults(func=stats_command)
 
     export = subparsers.add_parser(
-        "export", help="export a finished game as its table log or for BG Stats")
+        "export", help="export a finished game as its table log or for BG Stats",
+        description="Print (or write to FILE) one finished game from the table's history: its "
+                    "table log (the default), or a play to import into BG Stats.")
     export.add_argument("game_id", metavar="GAME_ID", type=int,
                         help="the game's number, as `companion stats --games` lists it")
     export.add_argument("--format", choices=("log", "bgstats"), default="log",
