@@ -87,6 +87,15 @@ def test_demo_refuses_a_log_no_file_can_be_made_for(capsys):
                                        "(No such file or directory)\n")
 
 
+def test_a_demo_nobody_can_see_says_so(capsys):
+    """With no desktop, SDL draws into memory: `make demo` ran with no window and not a word
+    why. With --headless that is what was asked for."""
+    assert main(["demo", "--no-camera", "--quit-after", "0.3"]) == 0
+    assert "warning: no screen to show the table on" in capsys.readouterr().err
+    assert main(["demo", "--no-camera", "--headless", "--quit-after", "0.3"]) == 0
+    assert "no screen to show" not in capsys.readouterr().err
+
+
 def test_a_log_is_not_named_when_no_game_was_written(tmp_path, capsys):
     """A demo left before any game began writes no log, and says none is there."""
     log = tmp_path / "idle.jsonl"

@@ -232,6 +232,10 @@ def main_loop(app, pygame, *, fast: bool, exit_when_over: bool, max_steps: int |
     return 0
 
 
+# SDL's video drivers that draw into memory only: a window there is seen by nobody.
+UNSEEN_DRIVERS = ("offscreen", "dummy")
+
+
 def _open_display(pygame, size, *, fullscreen=False, headless=False):
     if headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -363,6 +367,12 @@ def cmd_demo(args) -> int:
         print(f"companion: cannot open a window ({err}); without a screen, add --headless",
               file=sys.stderr)
         return 2
+    if not headless and pygame.display.get_driver() in UNSEEN_DRIVERS:
+        # No desktop to show it on (no DISPLAY): SDL draws into memory, and nobody would see
+        # the table or be told why.
+        print("companion: warning: no screen to show the table on (no desktop found): it "
+              "plays on unseen; run the demo on a desktop, or add --headless to say so",
+              file=sys.stderr)
     from companion.app.screens.table import TableScreen  # noqa: PLC0415
 
     screen = TableScreen(size, panel=panel, warnings=warnings)
