@@ -300,7 +300,7 @@ CAMERA_CASES = {
                "number (0, 1, ...) or a video file path", "장치 번호(0, 1, ...)나 동영상 파일"),
     "synthetic unknown": ('kind = "synthetic"\ncolour = "red"', "camera setting 'colour' is "
                           "unknown for kind 'synthetic'; known settings: size, fps, settle, "
-                          "tilt, blur, noise, seed", "kind 'synthetic'의 카메라에는"),
+                          "tilt, blur, noise, seed, a, b", "kind 'synthetic'의 카메라에는"),
     "synthetic size": ('kind = "synthetic"\nsize = [16, 16]', "camera setting size = [16, 16]: "
                        "give a width and height in pixels, each from 32 to 4096, e.g. "
                        "size=640x480",

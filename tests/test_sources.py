@@ -325,6 +325,21 @@ def test_a_synthetic_setting_out_of_its_range_is_refused(spec, said):
         check_config(parse_source(spec))
 
 
+def test_the_synthetic_camera_lays_cards_in_the_slots_from_the_start():
+    """camera-check on the synthetic camera never showed a card: nobody lays one there."""
+    from vision.synthetic import ManualClock
+
+    source = make_source(parse_source("synthetic:a=ghost,b=cook,seed=4"), clock=ManualClock())
+    frame = source.read()
+    assert frame is not None and source.lying() == {"a": "ghost", "b": "cook"}
+    assert sorted(card.label for card in source.truth) == ["cook", "ghost"]
+    for spec, said in (("synthetic:a=ghoul", "a = 'ghoul': give the card to lay in slot a, one "
+                                             "of butler, cleaner, cook, ghost"),
+                       ("synthetic:b=3", "b = 3: give the card to lay in slot b")):
+        with pytest.raises(SourceConfigError, match=said):
+            check_config(parse_source(spec))
+
+
 @pytest.mark.parametrize("word", ["nan", "inf", "-inf"])
 def test_a_camera_number_that_is_no_number_is_refused(word):
     """``nan`` and ``inf`` read as numbers (Python's float). A Pi camera's exposure of nan or

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import cv2
 import pytest
@@ -281,8 +282,6 @@ def test_an_empty_folder_or_file_name_is_refused(tmp_path, capsys, monkeypatch, 
     """recognize --refs "" read the folder it was started in as the deck's references (and
     camera-check with it); an empty log or configuration file name is no file either."""
     monkeypatch.chdir(tmp_path)
-    from pathlib import Path
-
     from companion.cli import main
 
     cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
@@ -334,6 +333,14 @@ def test_camera_check_refuses_a_recording_that_does_not_open_at_once(tmp_path, c
     assert code == 2
     assert capsys.readouterr().err.splitlines() == [said.format(tmp=tmp_path)]
     assert not (tmp_path / "seen.png").exists()
+
+
+def test_camera_check_reads_the_cards_the_synthetic_camera_lays(tmp_path, capsys):
+    code = run(["camera-check", "--source", "synthetic:a=vampire,b=butler", "--refs",
+                str(Path(__file__).resolve().parents[1] / "assets" / "cards"),
+                "--out", str(tmp_path / "seen.png")])
+    assert code == 0
+    assert "2 cards: vampire in slot a, butler in slot b." in capsys.readouterr().out
 
 
 def test_camera_check_given_a_folder_to_save_in_saves_its_picture_there(frames_dir, tmp_path,

@@ -393,7 +393,7 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
     import inspect
 
     try:
-        from vision.synthetic import SyntheticCamera
+        from vision.synthetic import SyntheticCamera, load_deck
     except ImportError:
         return  # said when it is opened
     params = inspect.signature(SyntheticCamera).parameters
@@ -404,7 +404,12 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
                                        kind=repr("synthetic"), known=", ".join(known)))
     for key, value in options.items():
         default = params[key].default
-        if key == "size":
+        if isinstance(default, str):  # a card lying in a slot from the start
+            labels = sorted(load_deck())
+            if not isinstance(value, str) or (value and value not in labels):
+                raise SourceConfigError(Notice("notice.camera_card_unknown", name=key,
+                                               value=repr(value), cards=", ".join(labels)))
+        elif key == "size":
             least, most = _SYNTHETIC_SIDES
             if (not isinstance(value, list | tuple) or len(value) != 2
                     or not all(isinstance(v, int) and not isinstance(v, bool)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -568,15 +568,17 @@ class SyntheticCamera:
 
     ``lay(zone, label)`` starts a hand sliding the card in from the player's edge of the mat;
     after ``settle`` seconds it lies still in the zone and the hand has gone. ``take(zone)``
-    does the reverse. ``read()`` gives a new frame at most ``fps`` times a second of the
-    clock (``clock``: any callable giving seconds, e.g. ``ManualClock`` in tests).
+    does the reverse. ``a`` and ``b``: the cards lying still in those slots from the start
+    (``camera-check --source synthetic:a=ghost,b=cook``), none when empty. ``read()`` gives
+    a new frame at most ``fps`` times a second of the clock (``clock``: any callable giving
+    seconds, e.g. ``ManualClock`` in tests).
     """
 
     def __init__(self, cards: Mapping[str, np.ndarray] | None = None, *,
                  size: tuple[int, int] = (640, 480), fps: float = 15.0,
                  clock: Callable[[], float] = time.monotonic, settle: float = 0.6,
-                 tilt: float = 0.12, blur: float = 0.6, noise: float = 3.0, seed: int = 0
-                 ) -> None:
+                 tilt: float = 0.12, blur: float = 0.6, noise: float = 3.0, seed: int = 0,
+                 a: str = "", b: str = "") -> None:
         self.cards = dict(cards) if cards is not None else load_deck()
         self.size = size
         self.fps = float(fps)
@@ -592,6 +594,10 @@ class SyntheticCamera:
         self._still_key: tuple | None = None  # the still table last pictured
         self._still: list[Scene] = []
         self._still_turn = 0
+        for zone, label in (("a", a), ("b", b)):
+            if label:
+                self.lay(zone, label)
+                self._moves[zone] = replace(self._moves[zone], start=-math.inf)  # lying already
 
     @property
     def homography(self) -> np.ndarray:
