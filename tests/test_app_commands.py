@@ -96,6 +96,20 @@ def test_a_demo_nobody_can_see_says_so(capsys):
     assert "no screen to show" not in capsys.readouterr().err
 
 
+def test_an_empty_log_or_a_device_given_for_the_log_is_left_there(tmp_path, capsys):
+    """Checking that a log can be written removed an empty log file, and would have removed
+    /dev/null given for the log (as root), a node the check had not made."""
+    empty = tmp_path / "empty.jsonl"
+    empty.touch()
+    assert main(["demo", "--headless", "--no-camera", "--quit-after", "0.3", "--log",
+                 str(empty)]) == 0
+    assert empty.exists() and empty.read_bytes() == b""
+    assert f"table log in {empty}" in capsys.readouterr().out
+    assert main(["demo", "--headless", "--no-camera", "--quit-after", "0.3", "--log",
+                 os.devnull]) == 0
+    assert Path(os.devnull).exists()
+
+
 def test_a_log_is_not_named_when_no_game_was_written(tmp_path, capsys):
     """A demo left before any game began writes no log, and says none is there."""
     log = tmp_path / "idle.jsonl"

@@ -163,17 +163,19 @@ def resume_or_new(path: Path, out=None):
 
 
 def _can_write(path: Path) -> None:
-    """ValueError when a log FILE that is not there yet cannot be made: the first move would
-    be refused, and every move after it. Its folders are made, as the first move would make
-    them; the file is not left behind."""
+    """ValueError when a log FILE (not there yet, or empty) cannot be written: the first move
+    would be refused, and every move after it. Its folders are made, as the first move would
+    make them; a file made to try is not left behind, and a file there already is left as it
+    is (an empty log, or /dev/null)."""
+    there = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "ab"):
             pass
     except OSError as err:
         raise ValueError(f"it cannot be written ({err.strerror or err})") from None
-    if path.stat().st_size == 0:
-        path.unlink()
+    if not there:
+        path.unlink(missing_ok=True)
 
 
 def _torn_game_line(data: bytes) -> bool:
