@@ -82,6 +82,20 @@ def test_scene(tmp_path, capsys):
         assert len(c["corners"]) == 4 and 0.5 <= c["score"] <= 1
 
 
+def test_a_reference_folder_that_cannot_be_listed_is_named_as_typed(tmp_path, capsys,
+                                                                    monkeypatch):
+    """It was named PosixPath('...') once the folder's name became a path."""
+    from vision.recognize import Recognizer
+
+    def refused(path, **options):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Recognizer, "from_dir", refused)
+    assert main(["recognize", "--refs", str(tmp_path), str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err == (f"companion recognize: cannot read the reference folder "
+                                       f"{str(tmp_path)!r}: Permission denied\n")
+
+
 def test_missing_reference_folder(tmp_path, capsys):
     rc = main(["recognize", "--refs", str(tmp_path / "nope"), str(tmp_path / "x.png")])
     assert rc == 2

@@ -76,6 +76,26 @@ def test_an_empty_card_folder_and_a_folder_within_one_are_said(tmp_path, caplog)
     assert "reference folder ghost/old is left out" in caplog.text
 
 
+def test_a_broken_link_or_a_pipe_among_a_cards_pictures_is_named(tmp_path):
+    """A broken link in a card's folder was passed over without a word once pictures had
+    to be files; a pipe anywhere in the references was waited on for ever (its bytes read
+    to tell copies apart)."""
+    import os
+
+    refs = tmp_path / "refs"
+    (refs / "ghost").mkdir(parents=True)
+    for card in ("cook", "vampire"):
+        (refs / f"{card}.png").write_bytes((CARDS / f"{card}.png").read_bytes())
+    (refs / "ghost" / "ghost-1.png").write_bytes((CARDS / "ghost.png").read_bytes())
+    (refs / "ghost" / "ghost-2.png").symlink_to(tmp_path / "gone.png")
+    with pytest.raises(EnrolmentError, match=r"ghost-2.png'?: No such file"):
+        Recognizer.from_dir(refs)
+    (refs / "ghost" / "ghost-2.png").unlink()
+    os.mkfifo(refs / "butler.png")
+    with pytest.raises(EnrolmentError, match=r"butler.png'?: a pipe or a device, not a file"):
+        Recognizer.from_dir(refs)
+
+
 def test_the_same_picture_under_two_names_names_neither(tmp_path, caplog):
     """ghost.png copied to spook.png: nothing tells the two cards apart, so the picture is
     neither, as the warning says; the features once voted for the first card listed,

@@ -44,7 +44,7 @@ def cmd_recognize(args) -> int:
         print(f"companion recognize: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # the folder cannot be listed (no permission)
-        print(f"companion recognize: cannot read the reference folder {args.refs!r}: "
+        print(f"companion recognize: cannot read the reference folder {str(args.refs)!r}: "
               f"{exc.strerror or exc}", file=sys.stderr)
         return 2
     for label in rec.left_whole:

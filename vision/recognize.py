@@ -50,6 +50,7 @@ import hashlib
 import logging
 import math
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -518,7 +519,7 @@ def reference_files(path: str | Path) -> dict[str, list[Path]]:
             continue  # a link back to the folder (or above): its pictures are no one card's
         if entry.is_dir():
             inside = [p for p in sorted(entry.iterdir()) if not p.name.startswith(".")]
-            files = [p for p in inside if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()]
+            files = [p for p in inside if p.suffix.lower() in IMAGE_SUFFIXES and not p.is_dir()]
             _unread(root, (p for p in inside if p.suffix.lower() in UNREAD_SUFFIXES))
             label = entry.name
             for folder in (p for p in inside if p.is_dir()):
@@ -624,6 +625,8 @@ def _digest(path: Path) -> bytes | None:
         st = path.stat()
     except OSError:
         return None
+    if not stat.S_ISREG(st.st_mode):
+        return None  # a pipe would be waited on for ever: reading it says what it is
     return _digest_of(path, st.st_mtime_ns, st.st_size)
 
 
