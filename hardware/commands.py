@@ -3,7 +3,7 @@ command runs, so the command line starts fast."""
 
 from __future__ import annotations
 
-from companion.argtypes import seconds
+from companion.argtypes import named_path, seconds
 
 
 def register(subparsers) -> None:
@@ -15,7 +15,7 @@ def register(subparsers) -> None:
                     "on the virtual panel and presses the buttons itself.")
     p.add_argument("--mock", action="store_true",
                    help="use the virtual panel (mock pins): no GPIO needed, no one to press")
-    p.add_argument("--pins", metavar="FILE",
+    p.add_argument("--pins", metavar="FILE", type=named_path,
                    help="the pin map (TOML) to check; default: the shipped 6-seat "
                         "74HC595 map (hardware/pins.example.toml)")
     p.add_argument("--led-seconds", type=_pause, default=0.6, metavar="S",

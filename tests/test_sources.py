@@ -313,6 +313,7 @@ def test_webcams_streams_and_home_folders_as_people_write_them(tmp_path, monkeyp
     ("synthetic:blur=1e9", r"blur = 1000000000.0: give a number from 0 to 10.0, e.g. blur=0.6"),
     ("synthetic:noise=1e300", r"noise = 1e\+300: give a number from 0 to 100.0"),
     ("synthetic:tilt=2", r"tilt = 2: give a number from 0 to 0.6"),
+    ("synthetic:fps=500", r"fps = 500: give a number above 0 and up to 120.0, e.g. fps=15.0"),
     ("synthetic:size=10x10", r"size = \[10, 10\]: give a width and height in pixels, each from "
                              r"32 to 4096, e.g. size=640x480"),
     ("synthetic:size=-640x480", r"size = '-640x480': .* e.g. size=640x480$"),

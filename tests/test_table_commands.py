@@ -277,6 +277,11 @@ def test_an_empty_output_name_is_refused(tmp_path, capsys, monkeypatch):
     ["camera-check", "--source", "synthetic", "--refs", ""],
     ["demo", "--log", ""],
     ["run", "--config", " "],
+    ["stats", "--config", ""],
+    ["stats", "--db", ""],
+    ["export", "1", "--config", ""],
+    ["hw-test", "--mock", "--pins", ""],
+    ["enroll", "--out", "refs", "--buttons", "--pins", ""],
 ])
 def test_an_empty_folder_or_file_name_is_refused(tmp_path, capsys, monkeypatch, argv):
     """recognize --refs "" read the folder it was started in as the deck's references (and

@@ -422,9 +422,10 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
             raise SourceConfigError(Notice(said, name=key, value=repr(value),
                                            example=3 if whole else default))
         elif value > _SYNTHETIC_MOST.get(key, math.inf):
-            raise SourceConfigError(Notice("notice.camera_number_most", name=key,
-                                           value=repr(value), most=_SYNTHETIC_MOST[key],
-                                           example=default))
+            said = "notice.camera_number_above_most" if key == "fps" else \
+                "notice.camera_number_most"
+            raise SourceConfigError(Notice(said, name=key, value=repr(value),
+                                           most=_SYNTHETIC_MOST[key], example=default))
 
 
 def check_config(config: Mapping[str, Any]) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def register_table_commands(sub) -> None:
     p.add_argument("--buttons", action="store_true",
                    help="the table's buttons answer too: OK takes the picture, Back skips "
                         "the card, Back held stops")
-    p.add_argument("--pins", metavar="FILE",
+    p.add_argument("--pins", metavar="FILE", type=named_path,
                    help="with --buttons: the pin map (TOML); default: the shipped 6-seat "
                         "74HC595 map (hardware/pins.example.toml)")
     p.set_defaults(func=cmd_enroll)

@@ -279,6 +279,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                               "each from 32 to 4096, e.g. size=640x480",
         "notice.camera_number_most": "camera setting {name} = {value}: give a number from 0 to "
                                      "{most}, e.g. {name}={example}",
+        "notice.camera_number_above_most": "camera setting {name} = {value}: give a number above "
+                                           "0 and up to {most}, e.g. {name}={example}",
         "notice.camera_card_unknown": "camera setting {name} = {value}: give the card to lay in "
                                       "slot {name}, one of {cards}",
         "notice.camera_number": "camera setting {name} = {value}: give a number of 0 or more, "
@@ -599,6 +601,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                               "픽셀 수로 쓰세요. 예: size=640x480",
         "notice.camera_number_most": "카메라 설정 {name} = {value}: 0에서 {most} 사이의 수를 "
                                      "쓰세요. 예: {name}={example}",
+        "notice.camera_number_above_most": "카메라 설정 {name} = {value}: 0보다 크고 {most} "
+                                           "이하인 수를 쓰세요. 예: {name}={example}",
         "notice.camera_card_unknown": "카메라 설정 {name} = {value}: 슬롯 {name}에 놓을 카드를 "
                                       "쓰세요. 다음 중 하나: {cards}",
         "notice.camera_number": "카메라 설정 {name} = {value}: 0 이상의 수를 쓰세요. 예: "

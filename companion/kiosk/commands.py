@@ -15,6 +15,8 @@ import stat
 import sys
 from pathlib import Path
 
+from companion.argtypes import named_path
+
 DEFAULT_CONFIG = Path("/etc/abraca-companion/config.toml")
 
 
@@ -42,8 +44,8 @@ def register(subparsers) -> None:
 
 
 def _database_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", metavar="PATH", help="the history database")
-    parser.add_argument("--config", metavar="PATH",
+    parser.add_argument("--db", metavar="PATH", type=named_path, help="the history database")
+    parser.add_argument("--config", metavar="PATH", type=named_path,
                         help=f"the configuration that names the database (default {DEFAULT_CONFIG}"
                              " if present)")
 
