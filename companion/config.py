@@ -385,4 +385,37 @@ def load_config(
                 hint = Notice("notice.belongs_in", section=owner) if owner else ""
             warnings.append(Notice("notice.config_unknown", where=where, name=key, hint=hint))
 
-    return replace(defaults, **values), warnings
+    return _storage_checked(replace(defaults, **values), defaults, path, where, warnings)
+
+
+def _storage_checked(config: Config, defaults: Config, path: Path, where: str,
+                     warnings: list[str]) -> tuple[Config, list[str]]:
+    """``config`` with each storage place that cannot be what it is for put back to its
+    default, with a warning: a folder given for the log or the database, a file for the
+    state folder, or the log or the database given as this configuration file or each other.
+    The table sets a log it cannot read aside (renamed, to be looked at): given a folder or
+    another file, it renamed the state folder, the history or this file."""
+
+    def same(a: Path | None, b: Path) -> bool:
+        try:
+            return a is not None and a.exists() and b.exists() and a.samefile(b)
+        except OSError:
+            return False
+
+    def bad(attr: str, name: str, why: str) -> None:
+        nonlocal config
+        warnings.append(Notice("notice.config_bad_value", where=where, name=name,
+                               value=_show(str(getattr(config, attr))), why=Notice(why)))
+        config = replace(config, **{attr: getattr(defaults, attr)})
+
+    if config.state_dir.exists() and not config.state_dir.is_dir():
+        bad("state_dir", "storage.state_dir", "notice.storage_is_file")
+    for attr in ("log", "database"):
+        place = getattr(config, attr)
+        if place is not None and place.is_dir():
+            bad(attr, f"storage.{attr}", "notice.storage_is_folder")
+        elif same(place, path):
+            bad(attr, f"storage.{attr}", "notice.storage_is_config")
+    if config.log is not None and same(config.log, config.database_path):
+        bad("log", "storage.log", "notice.storage_is_database")
+    return config, warnings

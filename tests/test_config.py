@@ -316,3 +316,32 @@ def test_a_file_of_mistakes_past_counting_gives_the_defaults(tmp_path):
     config, warnings = load_config(write(tmp_path, text), environ=ENV)
     assert config.seats == 6
     assert only(warnings).endswith("Starting with the default settings.")
+
+
+@pytest.mark.parametrize(("storage", "name", "why"), [
+    ('log = "state"', "storage.log", "it is a folder, not a file"),
+    ('log = "config.toml"', "storage.log", "it is this configuration file itself"),
+    ('log = "state/history.sqlite"', "storage.log", "it is the game history's database"),
+    ('database = "config.toml"', "storage.database", "it is this configuration file itself"),
+    ('database = "state"', "storage.database", "it is a folder, not a file"),
+    ('state_dir = "config.toml"', "storage.state_dir", "it is a file, not a folder"),
+])
+def test_a_storage_place_that_cannot_hold_what_it_is_for_is_refused(tmp_path, storage, name,
+                                                                    why):
+    """The table sets a log it cannot read aside, renamed: given the state folder, the history
+    or this file for its log, it renamed the state folder (the history, the references, the
+    settings with it), the history, or this file, so that the next start had none of them."""
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "history.sqlite").write_bytes(b"")
+    text = f'[storage]\nstate_dir = "state"\n{storage}\n'
+    if storage.startswith("state_dir"):
+        text = f"[storage]\n{storage}\n"
+    config, warnings = load_config(write(tmp_path, text), environ=ENV)
+    [warning] = warnings
+    assert warning.startswith(f"{tmp_path / 'config.toml'}: {name} = '")
+    assert warning.endswith(f": {why}; using the default.")
+    defaults = Config(state_dir=Path(ENV["STATE_DIRECTORY"]))
+    if name == "storage.state_dir":
+        assert config.state_dir == defaults.state_dir
+    else:
+        assert getattr(config, name.split(".")[1]) is None

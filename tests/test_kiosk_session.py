@@ -619,3 +619,4 @@ def test_a_game_kept_waiting_is_saved_by_the_last_try_when_the_table_closes(tmp_
     session.close()
     [finished] = [p for p in (tmp_path / "state" / "games").iterdir() if "-finished" in p.name]
     assert lines(finished) == events and history.game_count() == 1
+

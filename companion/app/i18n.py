@@ -236,6 +236,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.said_default": "{why}. That line is left out: its setting keeps its default",
         "notice.toml_nested": "its values are nested too deeply to read",
         "notice.config_bad_value": "{where}: {name} = {value}: {why}; using the default.",
+        "notice.storage_is_folder": "it is a folder, not a file",
+        "notice.storage_is_file": "it is a file, not a folder",
+        "notice.storage_is_config": "it is this configuration file itself",
+        "notice.storage_is_database": "it is the game history's database",
         "notice.config_bad_camera": "{where}: camera: {why}; using the default camera ({kind}).",
         "notice.config_not_section": "{where}: {name} = {value}: expected a [{name}] section; "
                                      "using its defaults.",
@@ -561,6 +565,10 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.said_default": "{why}. 그 줄은 빼고 읽으며, 그 설정은 기본값을 씁니다",
         "notice.toml_nested": "값이 너무 깊이 중첩되어 읽을 수 없습니다",
         "notice.config_bad_value": "{where}: {name} = {value}: {why}. 기본값을 씁니다.",
+        "notice.storage_is_folder": "파일이 아니라 폴더입니다",
+        "notice.storage_is_file": "폴더가 아니라 파일입니다",
+        "notice.storage_is_config": "이 설정 파일 자신입니다",
+        "notice.storage_is_database": "게임 기록 데이터베이스 파일입니다",
         "notice.config_bad_camera": "{where}: camera: {why}. 기본 카메라({kind})를 씁니다.",
         "notice.config_not_section": "{where}: {name} = {value}: [{name}] 섹션이어야 합니다. 그 "
                                      "섹션의 기본값을 씁니다.",
