@@ -132,6 +132,31 @@ def test_tick_saves_again_after_a_full_disk(tmp_path, systemd, monkeypatch):
     kiosk.stop()
 
 
+def test_a_history_that_could_not_be_opened_takes_the_games_once_it_can(tmp_path, systemd):
+    """A damaged history at the start: staff moved it aside as told, and no game of that
+    run ever reached the statistics."""
+    state = tmp_path / "state"
+    state.mkdir()
+    damaged = state / "history.sqlite"
+    damaged.write_bytes(b"not a database at all" * 100)
+    now = [0.0]
+    kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path, "0"), clock=lambda: now[0],
+                        fsync=False)
+    assert kiosk.history is None
+    assert any("damaged" in m for m in kiosk.take_messages())
+    damaged.rename(state / "history.old.sqlite")  # as the message says
+    events = [dict(e) for e in play_game(["Ann", "Ben"], 1)[1]]
+    for e in events:
+        kiosk.session.push(e)
+    assert kiosk.session.game.over
+    for _ in range(int(RETRY_SAVE_EVERY) + 2):
+        kiosk.tick()
+        now[0] += 1.0
+    assert kiosk.history is not None and kiosk.history.game_count() == 1
+    assert kiosk.session.recorded == 1
+    kiosk.stop()
+
+
 def test_tick_saves_a_game_kept_waiting_for_room(tmp_path, systemd, monkeypatch):
     """The table's own game saved, a game cleared on a full disk still waits: tick retries
     for it as well."""

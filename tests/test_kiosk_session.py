@@ -190,6 +190,36 @@ def test_the_history_failing_never_stops_the_game(log_path, tmp_path):
     assert [lines(p) for p in archived] == [events]  # the game itself is kept
 
 
+def test_a_finished_game_the_history_could_not_take_goes_in_once_it_can(log_path, tmp_path):
+    """The disk full as the game ended: the log line fitted, the history did not, and the
+    game was put away in games/ at the next game, never to reach the statistics."""
+    events = planned()
+    history = History.open(tmp_path / "history.sqlite")
+    real = history.record_game
+    full = [True]
+
+    def record_game(*args, **kwargs):
+        if full[0]:
+            raise HistoryError("The game history could not be saved: the disk is full.",
+                               reason="full")
+        return real(*args, **kwargs)
+
+    history.record_game = record_game
+    session = TableSession.open(log_path, history=history)
+    for event in events:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    assert session.to_record and history.game_count() == 0
+    said = len(session.messages)
+    assert session.retry_save() and history.game_count() == 0  # still full: tried quietly
+    assert len(session.messages) == said
+    full[0] = False
+    session.retry_save()
+    assert history.game_count() == 1 and history.events(1) == events
+    assert not session.to_record
+    assert session.messages[-1] == "A finished game is in the game history now."
+
+
 def test_a_new_game_clears_the_table_and_keeps_the_old_logs(log_path):
     clock = iter(datetime(2026, 11, 30, 20, m, tzinfo=UTC) for m in range(60))
     session = TableSession.open(log_path, clock=lambda: next(clock))

@@ -362,6 +362,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "card.",
         "notice.mend_check": "Check the card.",
         "notice.saved_again": "The game is saved again.",
+        "notice.history_saved_again": "A finished game is in the game history now.",
         "notice.waiting_saved": "A game kept waiting for room is saved.",
         "notice.waiting_saved_no_history": "A game kept waiting for room is saved in {folder}, "
                                            "but the history could not take it ({error}).",
@@ -693,6 +694,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                 "확인하세요.",
         "notice.mend_check": "메모리 카드를 확인하세요.",
         "notice.saved_again": "게임을 다시 저장했습니다.",
+        "notice.history_saved_again": "끝난 게임을 이제 게임 기록에 저장했습니다.",
         "notice.waiting_saved": "공간을 기다리던 게임을 저장했습니다.",
         "notice.waiting_saved_no_history": "공간을 기다리던 게임을 {folder} 폴더에 저장했지만, "
                                            "지난 게임 기록에는 넣지 못했습니다 ({error}).",

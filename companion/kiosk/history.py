@@ -199,8 +199,9 @@ class History:
 
     # ---------------------------------------------------------------------------- opening
     @classmethod
-    def open(cls, path: str | Path) -> History:
-        """Open (creating if needed) the history at ``path``; ":memory:" for a throwaway one."""
+    def open(cls, path: str | Path, *, timeout: float = 5.0) -> History:
+        """Open (creating if needed) the history at ``path``; ":memory:" for a throwaway one.
+        ``timeout``: how long to wait for another program holding it (seconds)."""
         if str(path) != ":memory:":
             path = Path(path)
             try:
@@ -211,7 +212,7 @@ class History:
                            error=exc.strerror or str(exc)), reason="open", path=path
                 ) from exc
         try:
-            conn = sqlite3.connect(str(path), timeout=5.0, isolation_level=None)
+            conn = sqlite3.connect(str(path), timeout=timeout, isolation_level=None)
         except sqlite3.Error as exc:
             raise _storage_error(exc, path, "opened") from exc
         history = cls(conn, path)

@@ -36,6 +36,9 @@ from companion.kiosk.settings import (
 __all__ = ["Kiosk", "RETRY_SAVE_EVERY"]
 
 RETRY_SAVE_EVERY = 10.0  # seconds between tries to save again after a write failed
+# How long a try to open the history again may wait for another program holding it: the
+# table's one loop waits meanwhile.
+REOPEN_WAIT = 0.2
 
 
 class Kiosk:
@@ -108,11 +111,22 @@ class Kiosk:
         """Once per main-loop iteration: feeds the watchdog, and retries saving after a
         failed write every RETRY_SAVE_EVERY seconds."""
         self.watchdog.tick()
-        if self.session.unsaved or self.session.waiting:
+        if self.session.unsaved or self.session.waiting or self.session.to_record:
             now = self.clock()
             if now - self._last_retry >= RETRY_SAVE_EVERY:
                 self._last_retry = now
+                if self.history is None and self.session.to_record:
+                    self._reopen_history()
                 self.session.retry_save()
+
+    def _reopen_history(self) -> None:
+        """The history that could not be opened at the start (damaged, moved aside since,
+        a full disk): opened now if it can be, for the finished games that wait for it."""
+        try:
+            self.history = History.open(self.config.database_path, timeout=REOPEN_WAIT)
+        except HistoryError:
+            return
+        self.session.history = self.history
 
     # ------------------------------------------------------------------------ operator menu
     def change_settings(self, **changes: Any) -> str | None:

@@ -95,6 +95,9 @@ class TableSession:
         # Games cleared from the table before they could be saved (a full disk): kept here
         # until there is room, then put in games/ and the history (see retry_save).
         self.waiting: list[_Waiting] = []
+        # Finished games put away (in games/) that the history could not take (full, damaged
+        # or not open): recorded as soon as it can (see retry_save).
+        self.unrecorded: list[_Waiting] = []
 
     # ------------------------------------------------------------------------------- opening
     @classmethod
@@ -233,6 +236,9 @@ class TableSession:
         else:
             if self.game.over and self.recorded is None:
                 self._record()  # a last try before the table is cleared
+            if self.game.over and self.recorded is None:
+                self.unrecorded.append(_Waiting(list(self._lines), True, self.game.state,
+                                                *(self._ended or self._times()), None))
             self._archive()
         self.game = Game()
         self._lines = []
@@ -301,10 +307,16 @@ class TableSession:
             self._say(Notice("notice.cannot_save", error=exc.strerror or notice_of(exc),
                              mend=_mend(exc)))
 
+    @property
+    def to_record(self) -> bool:
+        """Whether a finished game (on the table, or put away) waits for the history."""
+        return bool(self.unrecorded) or (self.game.over and self.recorded is None)
+
     def retry_save(self) -> bool:
-        """Try to put every event on disk again, and the games kept waiting; True when the
-        log is complete."""
+        """Try to put every event on disk again, the games kept waiting, and the finished
+        games the history has not taken yet; True when the log is complete."""
         self._save_waiting()
+        self._record_waiting()
         if not self.unsaved:
             return True
         if self._rewrite():
@@ -365,7 +377,27 @@ class TableSession:
             self._say(said)
 
     # ------------------------------------------------------------------------------- history
-    def _record(self) -> None:
+    def _record_waiting(self) -> None:
+        """Into the history, quietly (its failure was said once): the finished game on the
+        table, then those put away before it could take them."""
+        if self.history is None:
+            return
+        if self.game.over and self.recorded is None:
+            self._record(quiet=True)
+        while self.unrecorded:
+            game = self.unrecorded[0]
+            try:
+                self.history.record_game(game.lines, game.state, finished_at=game.finished_at,
+                                         started_at=game.started_at)
+            except HistoryError:
+                return
+            except ValueError as exc:  # cannot happen for a game the engine finished
+                self._say(Notice("notice.history_refused", error=str(exc)))
+            else:
+                self._say(Notice("notice.history_saved_again"))
+            self.unrecorded.pop(0)
+
+    def _record(self, *, quiet: bool = False) -> None:
         if self.history is None or self.recorded is not None:
             return
         try:
@@ -373,7 +405,8 @@ class TableSession:
             self.recorded = self.history.record_game(
                 self._lines, self.game.state, finished_at=finished_at, started_at=started_at)
         except HistoryError as exc:
-            self._say(notice_of(exc))
+            if not quiet:
+                self._say(notice_of(exc))
         except ValueError as exc:  # cannot happen for a game the engine finished; say so
             self._say(Notice("notice.history_refused", error=str(exc)))
 
@@ -382,6 +415,10 @@ class TableSession:
             self._log.close()
             self._log = None
         self._save_waiting()  # a last try
+        self._record_waiting()
+        if self.unrecorded:
+            log.error("%d finished game(s) could not be put in the game history before the "
+                      "table closed; their table logs are in games/.", len(self.unrecorded))
         for game in self.waiting:
             # Memory is about to go: the journal (kept elsewhere) is the last place left.
             log.error("A game kept waiting for room could not be saved before the table "
