@@ -87,6 +87,19 @@ def test_demo_refuses_a_log_no_file_can_be_made_for(capsys):
                                        "(No such file or directory)\n")
 
 
+def test_run_refuses_to_start_beside_a_table_already_running(tmp_path, capsys, monkeypatch):
+    from companion.kiosk.runtime import Kiosk
+
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    running = Kiosk.start(None, fsync=False)
+    try:
+        assert main(["run", "--size", "800x480", "--quit-after", "0.3"]) == 2
+        assert "companion: another companion is already running the table" in \
+            capsys.readouterr().err
+    finally:
+        running.stop()
+
+
 def test_a_demo_nobody_can_see_says_so(capsys):
     """With no desktop, SDL draws into memory: `make demo` ran with no window and not a word
     why. With --headless that is what was asked for."""

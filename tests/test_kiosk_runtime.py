@@ -32,7 +32,9 @@ def test_a_clean_start_resumes_the_game_and_tells_systemd(tmp_path, systemd):
     first = Kiosk.start(None, environ=env_for(systemd, tmp_path), fsync=False)
     for e in events[:6]:
         first.session.push(e)
-    # Crash: nothing closed. Start again.
+    # Crash: nothing closed (but the lock on the state folder, which goes with the process).
+    import os
+    os.close(first._lock)
     now = [100.0]
     kiosk = Kiosk.start(None, environ=env_for(systemd, tmp_path), clock=lambda: now[0],
                         fsync=False)
@@ -155,6 +157,21 @@ def test_a_history_that_could_not_be_opened_takes_the_games_once_it_can(tmp_path
     assert kiosk.history is not None and kiosk.history.game_count() == 1
     assert kiosk.session.recorded == 1
     kiosk.stop()
+
+
+def test_a_second_table_on_the_same_files_is_refused(tmp_path, systemd):
+    """Two companions started on one state folder both resumed the game and wrote the same
+    log in turn: one's undo took back the other's move, and the next start found a bad line
+    and dropped the moves after it."""
+    from companion.kiosk.runtime import TableBusy
+
+    env = env_for(systemd, tmp_path)
+    first = Kiosk.start(None, environ=env, fsync=False)
+    with pytest.raises(TableBusy, match=r"another companion is already running the table on "
+                                        r"the files in .*state .*systemctl stop"):
+        Kiosk.start(None, environ=env, fsync=False)
+    first.stop()
+    Kiosk.start(None, environ=env, fsync=False).stop()  # free again once it stopped
 
 
 def test_tick_saves_a_game_kept_waiting_for_room(tmp_path, systemd, monkeypatch):

@@ -447,12 +447,16 @@ def cmd_run(args) -> int:
     )
     from companion.app.loop import App  # noqa: PLC0415
     from companion.engine import Game  # noqa: PLC0415
+    from companion.kiosk.runtime import TableBusy  # noqa: PLC0415
     from companion.tablelog import load_game  # noqa: PLC0415
 
     try:
         cfg, notices, kiosk = table_config(args.config)
     except ValueError as err:
         print(f"companion: cannot read the configuration {args.config}: {err}", file=sys.stderr)
+        return 2
+    except TableBusy as err:
+        print(f"companion: {err}", file=sys.stderr)
         return 2
     for notice in notices:
         print(f"companion: warning: {notice}", file=sys.stderr)

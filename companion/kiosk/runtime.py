@@ -33,7 +33,13 @@ from companion.kiosk.settings import (
     save_settings,
 )
 
-__all__ = ["Kiosk", "RETRY_SAVE_EVERY"]
+__all__ = ["Kiosk", "RETRY_SAVE_EVERY", "TableBusy"]
+
+LOCK_NAME = "companion.lock"  # in the state folder: held while a table runs on its files
+
+
+class TableBusy(RuntimeError):
+    """Another companion runs the table on the same files: two would write one log."""
 
 RETRY_SAVE_EVERY = 10.0  # seconds between tries to save again after a write failed
 # How long a try to open the history again may wait for another program holding it: the
@@ -68,6 +74,7 @@ class Kiosk:
         self._pending: list[str] = list(warnings or [])
         self._session_seen = 0
         self._last_retry = clock()
+        self._lock: int | None = None  # the state folder's lock, held until stop()
 
     @classmethod
     def start(
@@ -78,8 +85,10 @@ class Kiosk:
         clock: Callable[[], float] = time.monotonic,
         fsync: bool = True,
     ) -> Kiosk:
-        """Read everything and resume the game in progress. Never raises for bad files."""
+        """Read everything and resume the game in progress. Never raises for bad files;
+        TableBusy when another companion runs on the same state folder."""
         base, warnings = load_config(config_path, environ=environ)
+        lock = _hold(base.state_dir)
         settings, more = load_settings(base.state_dir)
         warnings += more
         config = apply_settings(base, settings)
@@ -89,9 +98,11 @@ class Kiosk:
             history = None
             warnings.append(notice_of(exc))
         session = TableSession.open(config.log_path, history=history, fsync=fsync)
-        return cls(config=config, base_config=base, settings=settings, history=history,
-                   session=session, notifier=Notifier(environ=environ), clock=clock,
-                   warnings=warnings)
+        kiosk = cls(config=config, base_config=base, settings=settings, history=history,
+                    session=session, notifier=Notifier(environ=environ), clock=clock,
+                    warnings=warnings)
+        kiosk._lock = lock
+        return kiosk
 
     # ------------------------------------------------------------------------------ messages
     def take_messages(self) -> list[str]:
@@ -166,3 +177,30 @@ class Kiosk:
         self.session.close()
         if self.history is not None:
             self.history.close()
+        if self._lock is not None:
+            os.close(self._lock)  # the lock goes with it
+            self._lock = None
+
+
+def _hold(state_dir) -> int | None:
+    """The state folder's lock (a file descriptor), taken for this table; TableBusy when
+    another companion holds it. None when the folder cannot be made or written: the other
+    files' own troubles are said as they are read."""
+    import fcntl
+
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(state_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TableBusy(f"another companion is already running the table on the files in "
+                        f"{state_dir} (the kiosk service?): stop it first, e.g. sudo "
+                        "systemctl stop abraca-companion") from None
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
