@@ -353,6 +353,15 @@ def test_stats_command_json(db, capsys):
     assert out["players"][0] == {"name": "Ann", "games": 2, "wins": 1, "stones": 14}
 
 
+@pytest.mark.parametrize("number", ["99999999999999999999", "0", "-3", "x"])
+def test_export_of_no_games_number_is_refused(db, capsys, number):
+    """A number longer than the history can hold ended in a traceback (OverflowError)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["export", number, "--db", str(db)])
+    assert exited.value.code == 2
+    assert f"{number!r} is no game's number" in capsys.readouterr().err
+
+
 def test_export_command(db, tmp_path, capsys):
     assert main(["export", "1", "--db", str(db), "--format", "log"]) == 0
     lines = capsys.readouterr().out.splitlines()

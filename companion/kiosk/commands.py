@@ -34,13 +34,26 @@ def register(subparsers) -> None:
         "export", help="export a finished game as its table log or for BG Stats",
         description="Print (or write to FILE) one finished game from the table's history: its "
                     "table log (the default), or a play to import into BG Stats.")
-    export.add_argument("game_id", metavar="GAME_ID", type=int,
+    export.add_argument("game_id", metavar="GAME_ID", type=_game_number,
                         help="the game's number, as `companion stats --games` lists it")
     export.add_argument("--format", choices=("log", "bgstats"), default="log",
                         help="log: the table log (JSON Lines); bgstats: a BG Stats play (JSON)")
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE, not the screen")
     _database_options(export)
     export.set_defaults(func=export_command)
+
+
+def _game_number(text: str) -> int:
+    """A game's number as `stats --games` lists them (argparse type): a whole number from 1,
+    within what the history can hold (a longer one ended in a traceback)."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r} is no game's number: give a number that "
+                                         "`companion stats --games` lists")
+    return number
 
 
 def _database_options(parser: argparse.ArgumentParser) -> None:
