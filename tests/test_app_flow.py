@@ -344,6 +344,104 @@ def test_a_card_left_on_the_mat_is_not_read_twice():
     assert ctl.pending.cards == {"a": "butler"}
 
 
+def test_a_duel_card_replaced_after_it_was_read_is_the_card_that_counts():
+    """Red's card read, taken back and another laid before Yellow's was read: the duel was
+    logged with the first card, at once, and Red took the damage of a card not played."""
+    ctl, log = start(camera=True)
+    ctl.handle(seat(3))  # Red challenges Yellow
+    ctl.handle(seat(3))  # Yellow accepts
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(Taken("a"))
+    ctl.handle(Seen("a", "living_armor"))
+    ctl.handle(Seen("b", "butler"))
+    assert log.lines[-1]["cards"] == {"Red": "living_armor", "Yellow": "butler"}
+
+
+def test_a_card_laid_anew_at_the_confirm_screen_is_the_one_confirmed():
+    """The screen kept the first card and OK applied it; Back then threw away the new,
+    right reading and asked for a card already lying there."""
+    ctl, log = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))  # Red investigates, guessing the Cook
+    ctl.handle(Seen("a", "ghost"))
+    assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "ghost"}
+    ctl.handle(Taken("a"))
+    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    ctl.handle(Seen("a", "butler"))
+    assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "butler"}
+    ctl.handle(OK)
+    assert log.lines[-1] == {"event": "investigate", "player": "Red", "card": "butler",
+                             "guess": "cook"}
+
+
+def test_a_card_picked_by_hand_stays_when_a_card_is_taken_away():
+    ctl, log = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(OK)  # the camera does not see it: the picker
+    ctl.handle(Press("card", "vampire"))
+    ctl.handle(Taken("a"))
+    assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "vampire"}
+
+
+def test_a_refused_duel_asks_again_only_for_the_card_at_fault():
+    """Both Vampires revealed, a third read in slot B: the refusal cleared both slots and
+    used up slot A's Cook, which the camera never gives again: the table asked for it for
+    ever."""
+    g = Game()
+    for ev in ({"event": "game", "players": ["Red", "Orange", "Yellow"], "first": "Red"},
+               {"event": "duel", "player": "Red", "target": "Orange", "accepted": True,
+                "cards": {"Red": "vampire", "Orange": "vampire"}}):
+        g.push(ev)
+    log = MemoryLog()
+    ctl = Controller(Game, game=g, log=log, camera=True)
+    ctl.handle(seat(3))  # Orange challenges Yellow
+    ctl.handle(seat(3))
+    ctl.handle(Taken("a"))
+    ctl.handle(Taken("b"))
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(Seen("b", "vampire"))
+    assert ctl.message[0] == "rule.too_many"
+    assert ctl.phase == "cards" and ctl.pending.cards == {"a": "cook"}
+    ctl.handle(Seen("b", "vampire"))  # still the card refused: not read again
+    assert ctl.pending.cards == {"a": "cook"}
+    ctl.handle(Taken("b"))
+    ctl.handle(Seen("b", "butler"))
+    assert log.lines[-1]["cards"] == {"Orange": "cook", "Yellow": "butler"}
+
+
+def test_an_unreadable_card_laid_early_opens_the_picker():
+    """Red laid the card before Yellow accepted, and the camera could not read it: the table
+    asked for it for ever, as the wait for a reading started only once cards were asked."""
+    ctl, _ = start(camera=True)
+    ctl.handle(seat(3))  # Red challenges Yellow
+    ctl.handle(Unsure("a"))  # Red's card laid at once
+    ctl.handle(seat(3))  # Yellow accepts
+    ctl.handle(Seen("b", "butler"))
+    assert ctl.phase == "cards" and not ctl.pending.picker
+    ctl.handle(Tick(ctl.now + 1.1))
+    assert ctl.pending.picker and ctl.message[0] == "msg.camera_unsure"
+
+
+def test_cards_left_on_the_mat_over_a_restart_are_not_taken_as_laid_anew():
+    """After a restart the camera reports the cards lying in the slots: Red's Cook, logged
+    already, was taken as Orange's card in the next duel."""
+    g = Game()
+    for ev in ({"event": "game", "players": ["Red", "Orange", "Yellow"], "first": "Red"},
+               {"event": "investigate", "player": "Red", "card": "cook", "guess": "butler"}):
+        g.push(ev)
+    log = MemoryLog()
+    ctl = Controller(Game, game=g, log=log, camera=True)  # a restart
+    ctl.handle(Seen("a", "cook"))  # left lying there
+    ctl.handle(seat(3))  # Orange challenges Yellow
+    ctl.handle(seat(3))
+    ctl.handle(Seen("b", "butler"))
+    assert ctl.phase == "cards" and ctl.pending.cards == {"b": "butler"}
+    ctl.handle(Taken("a"))
+    ctl.handle(Seen("a", "cook"))  # the same card laid again, after it was taken: counts
+    assert log.lines[-1]["cards"] == {"Orange": "cook", "Yellow": "butler"}
+
+
 def test_an_unknown_label_or_low_score_is_treated_as_unsure():
     ctl, _ = start(camera=True)
     ctl.min_score = 0.5

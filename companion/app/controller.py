@@ -67,6 +67,7 @@ class Pending:
     zones: tuple[str, ...] = ()
     cards: dict[str, str] = field(default_factory=dict)  # zone -> identity
     picker: bool = False  # the card picker is open
+    read: set[str] = field(default_factory=set)  # zones whose card the camera gave
 
 
 class Controller:
@@ -113,6 +114,10 @@ class Controller:
         self.summary: list[dict] | None = None  # notes of the round that just ended
         self.summary_round = 0
         self.mat: dict[str, tuple[str | None, bool]] = {}  # zone -> (identity, fresh)
+        self._unsure_zones: set[str] = set()  # a card lies there that the camera cannot read
+        # The cards of the last step logged, by zone, when a game resumes: seen lying there
+        # first thing, they are those cards left on the mat (a restart), not cards laid anew.
+        self._left_lying: dict[str, str] = {}
         self.quit = False
         self.cards_read = 0  # cards the camera read, and cards picked by hand (for the record)
         self.cards_picked = 0
@@ -138,6 +143,7 @@ class Controller:
         self.phase = "setup_join"
         if self.game.expect is None or self.game.expect.get("action") != "game":
             self.joined = self._seats_of_resumed([p["name"] for p in self.game.state["players"]])
+            self._left_lying = _last_cards(self.game)
         self._derive()
         problem = self._apply_brightness()  # the kept setting, before the dials first show
         if problem:
@@ -584,15 +590,31 @@ class Controller:
             label, fresh = self.mat.get(zone, (None, False))
             if fresh and label is not None and zone not in pend.cards:
                 pend.cards[zone] = label
+                pend.read.add(zone)
         pend.picker = not self.camera
+        self._wait_for_unsure()
         self._cards_maybe_done()
 
+    def _wait_for_unsure(self) -> None:
+        """A card lying in a slot asked for that the camera cannot read (laid early, or beside
+        a card read since): the picker opens after ``unsure_grace`` unless it is read (a card
+        still being laid is often unsure for a moment)."""
+        pend = self.pending
+        if self._unsure_at is None and self.phase == "cards" and any(
+                z in self._unsure_zones and z not in pend.cards for z in pend.zones):
+            self._unsure_at = self.now + self.unsure_grace
+
     def _camera(self, inp) -> None:
+        if not isinstance(inp, Seen):
+            self._left_lying.pop(inp.zone, None)  # something else happened there since
         if isinstance(inp, Taken):
             self.mat[inp.zone] = (None, False)
+            self._unsure_zones.discard(inp.zone)
+            self._unread(inp.zone)
             return
         if isinstance(inp, Unsure):
             self.mat[inp.zone] = (None, False)
+            self._unsure_zones.add(inp.zone)
             if self.phase == "cards" and inp.zone in self.pending.zones \
                     and inp.zone not in self.pending.cards and self._unsure_at is None:
                 # A card still being laid is often unsure for a moment: ask for it only if
@@ -603,15 +625,36 @@ class Controller:
         if identity is None or inp.score < self.min_score:
             self._camera(Unsure(inp.zone))
             return
+        self._unsure_zones.discard(inp.zone)
+        if self._left_lying.pop(inp.zone, None) == identity and inp.zone not in self.mat:
+            self.mat[inp.zone] = (identity, False)  # left there from before a restart: used
+            return
         if self.mat.get(inp.zone) == (identity, False):
             return  # the same card still lying there, already used: wait for it to be taken
         self.mat[inp.zone] = (identity, True)
         self._unsure_at = None
-        if self.phase == "cards" and inp.zone in self.pending.zones \
-                and inp.zone not in self.pending.cards:
-            self.pending.cards[inp.zone] = identity
+        self._wait_for_unsure()  # for another slot's card, still unread
+        pend = self.pending
+        if self.phase in ("cards", "confirm") and inp.zone in pend.zones and (
+                inp.zone not in pend.cards or inp.zone in pend.read):
+            # A card read for this step, or read again otherwise (laid anew, or the camera
+            # sees it better now): the step takes the card that lies there.
+            changed = pend.cards.get(inp.zone) != identity
+            pend.cards[inp.zone] = identity
+            pend.read.add(inp.zone)
             self.cards_read += 1
-            self._cards_maybe_done()
+            if changed or self.phase == "cards":
+                self.phase = "cards"
+                self._cards_maybe_done()
+
+    def _unread(self, zone: str) -> None:
+        """The card the camera gave for this step in ``zone`` was taken away: the step waits
+        for the card laid in its place (one picked by hand stays picked)."""
+        pend = self.pending
+        if self.phase in ("cards", "confirm") and pend is not None and zone in pend.read:
+            pend.cards.pop(zone, None)
+            pend.read.discard(zone)
+            self.phase = "cards"
 
     def _missing_zone(self) -> str | None:
         for zone in self.pending.zones:
@@ -633,6 +676,7 @@ class Controller:
         elif p.kind == "back":
             if pend.cards:
                 pend.cards.clear()
+                pend.read.clear()
                 self._consume_mat()
             elif pend.kind == "investigate":
                 pend.guess = None
@@ -658,8 +702,7 @@ class Controller:
             notes = self.game.check(event)
         except ValueError as err:  # card counting (ruling 11) among others: ask again
             self._refused(err)
-            pend.cards.clear()
-            self._consume_mat()
+            self._ask_again(err)
             return
         if pend.kind == "investigate" and self.confirm_investigations:
             self.phase = "confirm"
@@ -669,6 +712,21 @@ class Controller:
             self.phase = "confirm"
             return
         self._apply(event)
+
+    def _ask_again(self, err: Exception) -> None:
+        """After a refused step, the cards to lay (or pick) again: those of the card the
+        refusal is about (a third Vampire; both, for two Ghosts), each used up where it
+        lies; every card when it names none. The others stay read: the camera would not
+        give a card still lying there again."""
+        pend = self.pending
+        suspect = getattr(err, "params", {}).get("card")
+        if suspect is None and getattr(err, "code", None) == "one_ghost":
+            suspect = "ghost"
+        for zone in [z for z, card in pend.cards.items() if suspect in (None, card)]:
+            del pend.cards[zone]
+            pend.read.discard(zone)
+            if zone in self.mat:
+                self.mat[zone] = (self.mat[zone][0], False)
 
     def _event(self) -> dict:
         pend = self.pending
@@ -686,6 +744,7 @@ class Controller:
             self._apply(self._event())
         elif p.kind == "back":
             self.pending.cards.clear()
+            self.pending.read.clear()
             self._consume_mat()
             self.phase = "cards"
         else:
@@ -855,3 +914,18 @@ class Controller:
         if self.phase == "over":
             return "prompt.over", {"winners": self.state.get("winners", [])}
         return "prompt.wait", {}
+
+
+def _last_cards(game) -> dict[str, str]:
+    """Zone -> identity of the cards of the last step logged (a duel's two, a reveal's or an
+    investigation's one, in slot A), where the players left them."""
+    for event in reversed(getattr(game, "events", [])):
+        kind = event.get("event")
+        if kind == "duel" and event.get("accepted"):
+            cards = event.get("cards", {})
+            return {"a": cards.get(event["player"]), "b": cards.get(event["target"])}
+        if kind in ("reveal", "investigate"):
+            return {"a": event.get("card")}
+        if kind in ("duel", "game"):
+            return {}
+    return {}
