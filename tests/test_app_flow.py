@@ -442,6 +442,39 @@ def test_cards_left_on_the_mat_over_a_restart_are_not_taken_as_laid_anew():
     assert log.lines[-1]["cards"] == {"Orange": "cook", "Yellow": "butler"}
 
 
+def test_a_table_of_three_seat_buttons_reaches_powers_4_to_6_by_holding_them():
+    """With the 3-seat direct wiring and no screen to touch, Living Armor, Vampire and Ghost
+    could not be announced or picked: the buttons were 1 to 6 = power."""
+    from types import SimpleNamespace
+
+    class ThreeSeats(VirtualPanel):
+        pinmap = SimpleNamespace(seats=3)
+
+    log = MemoryLog()
+    ctl = Controller(Game, open_log=lambda e: log, camera=True, panel=ThreeSeats(),
+                     rng=random.Random(0))
+    for s in (1, 2, 3):
+        ctl.handle(seat(s))
+    ctl.handle(OK)
+    ctl.handle(seat(1))
+    ctl.handle(seat(1))  # Red investigates
+    assert ctl.prompt()[0] == "prompt.guess_held"
+    assert "held, 4-6" in tr("en", ctl.prompt()[0], **ctl.prompt()[1])
+    ctl.handle(Press("seat", 2, long=True))  # announces power 5: the Vampire
+    assert ctl.pending.guess == "vampire"
+    ctl.handle(OK)  # the camera does not see it: the picker
+    assert ctl.prompt()[0] == "prompt.pick_held"
+    ctl.handle(Press("seat", 3, long=True))  # power 6: the Ghost
+    assert ctl.pending.cards == {"a": "ghost"}
+
+
+def test_a_long_press_is_its_own_power_with_six_seat_buttons():
+    ctl, _ = start()
+    ctl.handle(seat(1))
+    ctl.handle(Press("seat", 2, long=True))
+    assert ctl.pending.guess == "cook" and ctl.prompt()[0] == "prompt.pick"
+
+
 def test_an_unknown_label_or_low_score_is_treated_as_unsure():
     ctl, _ = start(camera=True)
     ctl.min_score = 0.5

@@ -564,8 +564,8 @@ class Controller:
     def _on_guess(self, p: Press) -> None:
         pend = self.pending
         guess = None
-        if p.kind == "seat" and p.value in BY_POWER:
-            guess = BY_POWER[p.value]
+        if p.kind == "seat" and self._power(p) in BY_POWER:
+            guess = BY_POWER[self._power(p)]
         elif p.kind == "card" and p.value in POWER:
             guess = p.value
         elif p.kind == "back":
@@ -576,11 +576,29 @@ class Controller:
                 self._say("rule.must_investigate", player=pend.player)
             return
         if guess is None:
-            self._say("msg.guess_help", player=pend.player)
+            self._say("msg.guess_help" + self._held, player=pend.player)
             return
         pend.guess = guess
         pend.zones = ("a",)
         self._enter_cards()
+
+    @property
+    def _few_seat_buttons(self) -> bool:
+        """The panel has buttons for 3 seats or fewer (the direct wiring): powers 4 to 6 are
+        their buttons held (a long press), as no screen to touch may be there."""
+        return getattr(getattr(self.panel, "pinmap", None), "seats", SEATS) <= 3
+
+    @property
+    def _held(self) -> str:
+        """The catalogue keys' ending that says so, on such a table."""
+        return "_held" if self._few_seat_buttons else ""
+
+    def _power(self, p: Press) -> object:
+        """The card power a seat button gives when announcing or picking: its number, or
+        three more when held on a table of 3 seat buttons."""
+        if self._few_seat_buttons and p.long and isinstance(p.value, int) and p.value <= 3:
+            return p.value + 3
+        return p.value
 
     # ----- cards --------------------------------------------------------------------------
     def _enter_cards(self) -> None:
@@ -668,8 +686,8 @@ class Controller:
         identity = None
         if p.kind == "card" and p.value in POWER:
             identity = p.value
-        elif p.kind == "seat" and pend.picker and p.value in BY_POWER:
-            identity = BY_POWER[p.value]
+        elif p.kind == "seat" and pend.picker and self._power(p) in BY_POWER:
+            identity = BY_POWER[self._power(p)]
         elif p.kind == "ok" and not pend.picker:
             pend.picker = True  # "the camera does not see it": open the picker
             return
@@ -889,8 +907,8 @@ class Controller:
             return "prompt.answer", {"player": pend.player, "target": pend.target}
         if self.phase == "guess":
             if self._forced_pending():
-                return "prompt.guess_refused", {"player": pend.player}
-            return "prompt.guess", {"player": pend.player}
+                return "prompt.guess_refused" + self._held, {"player": pend.player}
+            return "prompt.guess" + self._held, {"player": pend.player}
         if self.phase == "cards":
             zone = self._missing_zone()
             who = pend.player if zone == "a" else pend.target
@@ -899,6 +917,8 @@ class Controller:
             key = "prompt.pick" if pend.picker else "prompt.lay"
             if pend.kind == "reveal":
                 key += "_reveal"
+            if pend.picker:
+                key += self._held
             return key, {"player": who, "zone": (zone or "a").upper()}
         if self.phase == "confirm":
             card, guess = pend.cards["a"], pend.guess

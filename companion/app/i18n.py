@@ -55,6 +55,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prompt.pick": "{player}: pick the card from slot {zone} (button 1-6 = power).",
         "prompt.lay_reveal": "{player} is out: lay the card you held in slot {zone}.",
         "prompt.pick_reveal": "{player} is out: pick the card you held (button 1-6 = power).",
+        "prompt.guess_held": "{player}: announce your identity (button 1-3 = card power; held, "
+                             "4-6).",
+        "prompt.guess_refused_held": "{player} refused: announce your identity and investigate "
+                                     "(button 1-3 = card power; held, 4-6).",
+        "prompt.pick_held": "{player}: pick the card from slot {zone} (button 1-3 = power; held, "
+                            "4-6).",
+        "prompt.pick_reveal_held": "{player} is out: pick the card you held (button 1-3 = power; "
+                                   "held, 4-6).",
         "prompt.confirm_right": "{player} announced {guess} and holds {card}: right! "
                                 "OK to confirm, Back to read again.",
         "prompt.confirm_wrong": "{player} announced {guess} but holds {card}: wrong, 1 damage. "
@@ -82,6 +90,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "msg.answer_help": "Waiting for {target}: their button accepts, Back refuses.",
         "rule.must_investigate": "{player} refused the duel and must investigate.",
         "msg.guess_help": "{player}: announce an identity with buttons 1-6.",
+        "msg.guess_help_held": "{player}: announce an identity with buttons 1-3 (held: 4-6).",
         "msg.camera_unsure": "The camera cannot read this card: pick it on the screen.",
         "msg.cards_help": "Lay the card in its slot, or press OK to pick it by hand.",
         "rule.too_many": "That cannot be a {card}: only {copies} exist and {seen} are already "
@@ -386,6 +395,14 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "prompt.pick": "{player}: {zone} 칸의 카드를 고르세요 (버튼 1-6 = 힘).",
         "prompt.lay_reveal": "{player} 탈락: 들고 있던 카드를 {zone} 칸에 놓으세요.",
         "prompt.pick_reveal": "{player} 탈락: 들고 있던 카드를 고르세요 (버튼 1-6 = 힘).",
+        "prompt.guess_held": "{player}: 자신의 정체를 선언하세요 (버튼 1-3 = 카드의 힘, "
+                             "길게 누르면 4-6).",
+        "prompt.guess_refused_held": "{player}님이 거절했습니다: 정체를 선언하고 추리하세요 "
+                                     "(버튼 1-3 = 카드의 힘, 길게 누르면 4-6).",
+        "prompt.pick_held": "{player}: {zone} 칸의 카드를 고르세요 (버튼 1-3 = 힘, 길게 누르면 "
+                            "4-6).",
+        "prompt.pick_reveal_held": "{player} 탈락: 들고 있던 카드를 고르세요 (버튼 1-3 = 힘, "
+                                   "길게 누르면 4-6).",
         "prompt.confirm_right": "{player}: {guess} 선언, 카드는 {card}: 성공! "
                                 "OK로 확인, Back으로 다시 읽기.",
         "prompt.confirm_wrong": "{player}: {guess} 선언, 카드는 {card}: 실패, 피해 1. "
@@ -412,6 +429,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "msg.answer_help": "{target}님을 기다립니다: 자기 버튼은 수락, Back은 거절.",
         "rule.must_investigate": "{player}님은 결투를 거절했으므로 추리해야 합니다.",
         "msg.guess_help": "{player}: 버튼 1-6으로 정체를 선언하세요.",
+        "msg.guess_help_held": "{player}: 버튼 1-3으로 정체를 선언하세요 (길게 누르면 4-6).",
         "msg.camera_unsure": "카메라가 이 카드를 읽지 못했습니다: 화면에서 고르세요.",
         "msg.cards_help": "카드를 칸에 놓거나 OK를 눌러 직접 고르세요.",
         "rule.too_many": "{card}일 수 없습니다: {copies}장뿐인데 이번 라운드에 이미 {seen}장 "
