@@ -548,6 +548,22 @@ def test_presses_made_before_a_rounds_or_games_end_was_shown_do_not_dismiss_it()
     assert phases == ["confirm"] and app.ctl.phase == "over"
 
 
+def test_two_presses_at_once_to_say_who_starts_start_the_game_and_nothing_more():
+    """Orange and Yellow pressed together: the game started with Orange, and Yellow's press
+    became Orange's challenge to Yellow, before anyone saw whose turn it was."""
+    app, _, _ = make_app(3, 3, camera=False)
+    ctl = app.ctl
+    for s in (1, 2, 3):
+        ctl.handle(seat(s))
+    ctl.handle(OK)
+    assert ctl.phase == "setup_first"
+    app.inputs.put(seat(2))
+    app.inputs.put(seat(3))
+    app.drain()
+    assert ctl.phase == "turn" and ctl.game.expect == {"action": "turn", "player": "Orange"}
+    assert ctl.pending is None
+
+
 def test_closing_the_window_at_a_games_end_is_not_dropped_with_the_presses_before_it():
     """The presses queued after the one that reached the game's end are dropped, so that
     they dismiss nothing; the window's close (a quit) was dropped with them."""

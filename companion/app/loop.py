@@ -125,8 +125,10 @@ class App:
                 continue  # a second OK pressed at once would dismiss what was never seen
             before = self.ctl.phase
             self._dispatch(item)
-            dropping = dropping or (self.ctl.phase != before
-                                    and self.ctl.phase in MUST_BE_SEEN)
+            # Also once the game has begun: two players pressing "who starts" at once made the
+            # first to start and the second a challenge to them, before either saw the turn.
+            dropping = dropping or (self.ctl.phase != before and (
+                self.ctl.phase in MUST_BE_SEEN or before == "setup_first"))
 
     def _dispatch(self, item) -> None:
         if is_stuck(item):  # no player's doing: it neither wakes the table nor acts
