@@ -250,6 +250,11 @@ def test_undo_pops_the_engine_and_appends_an_undo_line():
     assert ctl.state == state and len(log.lines) == 1
     ctl.handle(seat(2))
     ctl.handle(BACK)  # refused duel
+    ctl.handle(seat(6))  # Orange announces the Ghost, by mistake
+    ctl.handle(UNDO)  # the announcement is dropped; the refused duel stays
+    assert ctl.message[0] == "msg.step_cancelled" and ctl.phase == "guess"
+    assert ctl.pending.guess is None and ctl.pending.player == "Orange"
+    assert log.lines[-1]["accepted"] is False
     ctl.handle(UNDO)  # the refused duel itself is taken back
     assert log.lines[-1] == {"event": "undo"}
     assert ctl.phase == "turn" and ctl.game.expect["player"] == "Red"
@@ -509,7 +514,7 @@ def test_round_summary_waits_for_ok_and_game_end_offers_a_new_game():
     assert saw_summary
     ctl = app.ctl
     ctl.handle(UNDO)
-    assert ctl.message[0] == "msg.nothing_to_undo"
+    assert ctl.message[0] == "rule.game_over"  # not "Nothing to take back": what to do
     if ctl.effects:  # the game's end still playing: OK shows the winners, no more
         ctl.handle(OK)
         assert ctl.phase == "over" and not ctl.effects

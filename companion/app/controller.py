@@ -434,8 +434,22 @@ class Controller:
             self._derive()
             self._say("msg.step_cancelled")
             return
+        pend = self.pending
+        if pend is not None and self._forced_pending() and (pend.guess or pend.cards):
+            # A step the engine demands, begun (an identity announced by mistake): it starts
+            # again; the event that demanded it (a refused duel) stays.
+            pend.guess = None if pend.kind == "investigate" else pend.guess
+            pend.cards.clear()
+            pend.read.clear()
+            pend.picker = False
+            self._consume_mat()
+            self.phase = "guess" if pend.kind == "investigate" else "cards"
+            if self.phase == "cards":
+                self._enter_cards()
+            self._say("msg.step_cancelled")
+            return
         if not getattr(self.game, "can_undo", False):
-            self._say("msg.nothing_to_undo")
+            self._say("rule.game_over" if self.phase == "over" else "msg.nothing_to_undo")
             return
         if self.log is not None:
             try:
