@@ -217,6 +217,10 @@ def check_value(name: str, value: Any) -> Any:
 # ------------------------------------------------------------------------------------- loading
 
 MAX_MISTAKES = 20  # lines left out of a file before it is given up as a whole
+# A settings file larger than this is no settings file (a photo or a log saved under its
+# name): read whole, its lines' warnings (one for each) filled the screen, each waiting for a
+# press, and a 50 MB file took 550 MB of memory.
+MAX_SETTINGS_BYTES = 1 << 20
 _AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")
 
 
@@ -293,6 +297,8 @@ def read_settings(raw: bytes, where: str, *, what: str = "The configuration"
     warnings about it, each beginning ``what`` ``where``; None for the settings when none
     can be used (then the last warning says why)."""
     warnings: list[str] = []
+    if len(raw) > MAX_SETTINGS_BYTES:
+        return None, [Notice("notice.config_not_text", what=what, where=where)]
     try:
         text = _decoded(raw)
     except UnicodeDecodeError:
@@ -303,6 +309,8 @@ def read_settings(raw: bytes, where: str, *, what: str = "The configuration"
             # Saved in another encoding ("José" in Latin-1, a Korean name in CP949): read
             # in any other, a name would be garbled into the log and the history for good.
             warnings.append(Notice("notice.config_not_utf8", what=what, where=where, line=n))
+            if len(warnings) > MAX_MISTAKES:  # no settings file: binary, or a photo
+                return None, [Notice("notice.config_not_text", what=what, where=where)]
     try:
         data, mistakes = _lenient_toml("\n".join("" if "\ufffd" in x else x for x in lines))
     except _Bad as exc:
@@ -385,7 +393,13 @@ def load_config(
                 hint = Notice("notice.belongs_in", section=owner) if owner else ""
             warnings.append(Notice("notice.config_unknown", where=where, name=key, hint=hint))
 
-    return _storage_checked(replace(defaults, **values), defaults, path, where, warnings)
+    config, warnings = _storage_checked(replace(defaults, **values), defaults, path, where,
+                                        warnings)
+    if len(warnings) > MAX_MISTAKES:  # each waits for a press on the table's screen
+        more = len(warnings) - MAX_MISTAKES
+        warnings = [*warnings[:MAX_MISTAKES], Notice("notice.config_more", where=where,
+                                                     count=more)]
+    return config, warnings
 
 
 def _storage_checked(config: Config, defaults: Config, path: Path, where: str,

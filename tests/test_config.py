@@ -345,3 +345,23 @@ def test_a_storage_place_that_cannot_hold_what_it_is_for_is_refused(tmp_path, st
         assert config.state_dir == defaults.state_dir
     else:
         assert getattr(config, name.split(".")[1]) is None
+
+
+def test_a_file_that_is_no_settings_file_is_said_once(tmp_path):
+    """A 12 KB binary saved as config.toml gave 42 warnings, each waiting for a press on the
+    table's screen; a 50 MB one 194,025 of them and 550 MB of memory."""
+    import random
+
+    noise = bytes(random.Random(1).randrange(128, 256) if i % 40 else 10
+                  for i in range(12_000))
+    for raw in (noise, b"# notes\n" * (1 << 18)):
+        config, warnings = load_config(write(tmp_path, raw), environ=ENV)
+        assert len(warnings) == 1 and "is not text that can be read" in warnings[0]
+        assert config == Config(state_dir=Path(ENV["STATE_DIRECTORY"]))
+
+
+def test_many_problems_are_listed_twenty_at_most(tmp_path):
+    text = "".join(f"colour{i} = 1\n" for i in range(500))
+    _, warnings = load_config(write(tmp_path, text), environ=ENV)
+    assert len(warnings) == 21
+    assert warnings[-1] == f"{tmp_path / 'config.toml'}: 480 more problems, not listed here."

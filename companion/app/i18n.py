@@ -234,6 +234,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                   "Save the file as UTF-8.",
         "notice.config_mistake": "{what} {where} has a mistake: {why}.",
         "notice.config_defaults": "{text} Starting with the default settings.",
+        "notice.config_more": "{where}: {count} more problems, not listed here.",
         "notice.config_line": "{what} {where} has a mistake on line {line} ({shown}): {said}.",
         "notice.said_section_twice": "{why}. That section was begun before: its settings here are "
                                      "left out; put them in the first one",
@@ -572,6 +573,7 @@ CATALOGUE: dict[str, dict[str, str]] = {
                                   "씁니다. 파일을 UTF-8로 저장하세요.",
         "notice.config_mistake": "설정 파일({where})에 오류가 있습니다: {why}.",
         "notice.config_defaults": "{text} 기본 설정으로 시작합니다.",
+        "notice.config_more": "{where}: 문제가 {count}개 더 있지만 여기에는 적지 않습니다.",
         "notice.config_line": "설정 파일({where})의 {line}번째 줄({shown})에 오류가 있습니다: "
                               "{said}.",
         "notice.said_section_twice": "{why}. 그 섹션은 앞에서 이미 시작되었으므로 여기 있는 "
