@@ -161,8 +161,15 @@ def load_pinmap(path: str | Path) -> PinMap:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise PinMapError("", "no such file", source=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PinMapError("", f"cannot be read ({exc})", source=str(path)) from None
+    except IsADirectoryError:
+        raise PinMapError("", "it is a folder: give the pin map's file", source=str(path)) \
+            from None
+    except UnicodeDecodeError:
+        raise PinMapError("", "it is not text (a pin map is a TOML text file, saved as UTF-8)",
+                          source=str(path)) from None
+    except OSError as exc:
+        raise PinMapError("", f"cannot be read ({exc.strerror or exc})", source=str(path)) \
+            from None
     return parse_pinmap(text, source=str(path))
 
 

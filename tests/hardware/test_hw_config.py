@@ -218,6 +218,14 @@ def test_not_toml_and_missing_file(tmp_path):
         load_pinmap(bad)
     with pytest.raises(PinMapError, match="no such file"):
         load_pinmap(tmp_path / "nope.toml")
+    # A folder and a file that is not text were said in Python's words ("[Errno 21] Is a
+    # directory", "'utf-8' codec can't decode byte 0xe7 in position 0").
+    with pytest.raises(PinMapError, match=r": it is a folder: give the pin map's file$"):
+        load_pinmap(tmp_path)
+    bad.write_bytes(b"\xe7\xff wiring")
+    with pytest.raises(PinMapError, match=r"pins.toml: it is not text \(a pin map is a TOML "
+                                          r"text file, saved as UTF-8\)$"):
+        load_pinmap(bad)
     bad.write_text("wiring = " + "[" * 100_000 + "\n")  # was a RecursionError
     with pytest.raises(PinMapError, match="not a pin map: its values are nested too deeply"):
         load_pinmap(bad)
