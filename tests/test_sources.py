@@ -189,6 +189,16 @@ def test_a_network_camera_that_does_not_answer_is_asked_about_its_address(monkey
         OpenCVSource("rtsp://10.0.0.9/live")
 
 
+def test_a_webcam_number_too_large_or_a_folder_as_video_is_a_setting_to_fix(tmp_path):
+    """device = 4294967296 passed the check, then failed inside OpenCV on every try; a
+    folder given as the video file was said not to exist."""
+    with pytest.raises(SourceConfigError, match=r"device = 4294967296: give a device number"):
+        check_config({"kind": "opencv", "device": 4294967296})
+    with pytest.raises(SourceConfigError, match=r"is a folder: a folder of pictures is kind = "
+                                                r'"folder"'):
+        OpenCVSource(str(tmp_path))
+
+
 def test_webcam_that_is_not_there():
     with pytest.raises(CameraError, match="No camera answers at video device 57"):
         OpenCVSource(57)

@@ -144,6 +144,8 @@ class OpenCVSource:
         self.loop = loop
         self.ended = False
         self._clock = clock
+        if self.is_file and Path(device).is_dir():
+            raise SourceConfigError(Notice("notice.camera_video_folder", device=repr(device)))
         if self.is_file and not Path(device).is_file():
             # A setting to fix, not a camera to wait for (opencv:O typed for opencv:0).
             hint = Notice("notice.camera_webcam_hint") if len(str(device)) <= 3 else ""
@@ -346,6 +348,8 @@ class PiCamera2Source:
 
 # --------------------------------------------------------------------------- configuration
 
+MAX_DEVICE = 999  # a webcam's number (/dev/video0 is 0): 4294967296 failed inside OpenCV
+
 _KINDS: dict[str, tuple[str, ...]] = {
     "picamera2": ("camera_num", "size", "lores", "detect_on_lores", "exposure_us",
                   "analogue_gain", "colour_gains", "lens_position", "lock_after_frames"),
@@ -450,7 +454,7 @@ def check_config(config: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(device, str) and device.strip().isdigit():
             device = options["device"] = int(device)  # device = "0": the webcam, not a file
         if isinstance(device, bool) or not isinstance(device, int | str) or (
-                isinstance(device, int) and device < 0):
+                isinstance(device, int) and not 0 <= device <= MAX_DEVICE):
             raise SourceConfigError(Notice("notice.camera_device", value=repr(device)))
         for key in ("width", "height", "fps"):
             _zero_or_more(options, key)

@@ -306,6 +306,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.camera_whole_above": "camera setting {name} = {value}: give a whole number above "
                                      "0, e.g. {name}={example}",
         "notice.camera_video_missing": "the video file {device} does not exist{hint}",
+        "notice.camera_video_folder": "the video file {device} is a folder: a folder of pictures "
+                                      "is kind = \"folder\" (folder:PATH on the command line)",
         "notice.camera_webcam_hint": " (a webcam is given by its number, e.g. opencv:0)",
         "notice.camera_video_unopenable": "the video cannot be opened: {why}",
         "notice.camera_video_unplayable": "the video file {device} cannot be played (damaged, or "
@@ -643,6 +645,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.camera_whole_above": "카메라 설정 {name} = {value}: 0보다 큰 정수를 쓰세요. 예: "
                                      "{name}={example}",
         "notice.camera_video_missing": "동영상 파일({device})이 없습니다{hint}",
+        "notice.camera_video_folder": "동영상 파일 자리({device})에 폴더가 있습니다: 사진 폴더는 "
+                                      "kind = \"folder\"로 씁니다 (명령줄에서는 folder:경로)",
         "notice.camera_webcam_hint": " (웹캠은 번호로 씁니다. 예: opencv:0)",
         "notice.camera_video_unopenable": "동영상을 열 수 없습니다: {why}",
         "notice.camera_video_unplayable": "동영상 파일({device})을 재생할 수 없습니다 "
