@@ -364,19 +364,48 @@ def test_a_duel_card_replaced_after_it_was_read_is_the_card_that_counts():
 
 def test_a_card_laid_anew_at_the_confirm_screen_is_the_one_confirmed():
     """The screen kept the first card and OK applied it; Back then threw away the new,
-    right reading and asked for a card already lying there."""
+    right reading and asked for a card already lying there. A card only taken away (put on
+    the revealed pile before OK) stays."""
     ctl, log = start(camera=True)
     ctl.handle(seat(1))
     ctl.handle(seat(2))  # Red investigates, guessing the Cook
     ctl.handle(Seen("a", "ghost"))
     assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "ghost"}
     ctl.handle(Taken("a"))
-    assert ctl.phase == "cards" and ctl.pending.cards == {}
+    assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "ghost"}
     ctl.handle(Seen("a", "butler"))
     assert ctl.phase == "confirm" and ctl.pending.cards == {"a": "butler"}
     ctl.handle(OK)
     assert log.lines[-1] == {"event": "investigate", "player": "Red", "card": "butler",
                              "guess": "cook"}
+
+
+def test_a_card_put_on_the_revealed_pile_before_ok_is_still_the_card():
+    ctl, log = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(Taken("a"))
+    ctl.handle(Tick(ctl.now + 3))
+    ctl.handle(OK)
+    assert log.lines[-1] == {"event": "investigate", "player": "Red", "card": "cook",
+                             "guess": "cook"}
+
+
+def test_an_unread_card_picked_by_hand_asks_nothing_at_the_next_step():
+    """It still lay in slot A, unread: the next step opened the picker after a second,
+    'camera unsure', before anyone laid a card."""
+    ctl, log = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))
+    ctl.handle(Unsure("a"))
+    ctl.handle(Tick(ctl.now + 1.1))
+    ctl.handle(Press("card", "cook"))
+    ctl.handle(OK)
+    ctl.handle(seat(2))
+    ctl.handle(seat(2))  # Orange investigates
+    ctl.handle(Tick(ctl.now + 2))
+    assert ctl.phase == "cards" and not ctl.pending.picker
 
 
 def test_a_card_picked_by_hand_stays_when_a_card_is_taken_away():
@@ -413,6 +442,59 @@ def test_a_refused_duel_asks_again_only_for_the_card_at_fault():
     ctl.handle(Taken("b"))
     ctl.handle(Seen("b", "butler"))
     assert log.lines[-1]["cards"] == {"Orange": "cook", "Yellow": "butler"}
+
+
+def test_two_alike_cards_refused_count_again_with_the_one_laid_anew():
+    """One Vampire revealed, one read in each slot (B's a misread Butler): both slots were
+    cleared and used up, and once B was laid again the table asked for A's Vampire, lying
+    there, until someone pressed OK."""
+    g = Game()
+    for ev in ({"event": "game", "players": ["Red", "Orange", "Yellow"], "first": "Red"},
+               {"event": "investigate", "player": "Red", "card": "vampire", "guess": "cook"}):
+        g.push(ev)
+    log = MemoryLog()
+    ctl = Controller(Game, game=g, log=log, camera=True)
+    ctl.handle(Taken("a"))
+    ctl.handle(seat(3))  # Orange challenges Yellow
+    ctl.handle(seat(3))
+    ctl.handle(Seen("a", "vampire"))
+    ctl.handle(Seen("b", "vampire"))
+    assert ctl.message[0] == "rule.too_many" and ctl.pending.cards == {}
+    ctl.handle(Taken("b"))
+    ctl.handle(Seen("b", "butler"))
+    assert log.lines[-1]["cards"] == {"Orange": "vampire", "Yellow": "butler"}
+
+
+def test_a_resumed_game_has_the_trackers_slots_assume_its_last_cards():
+    """After a restart the cards of the last step logged are taken as lying there, used:
+    the tracker reports their slot taken when it is empty, and a card laid there later (the
+    same card too) counts."""
+    from types import SimpleNamespace
+
+    from companion.app.loop import App
+
+    g = Game()
+    for ev in ({"event": "game", "players": ["Red", "Orange", "Yellow"], "first": "Red"},
+               {"event": "duel", "player": "Red", "target": "Orange", "accepted": True,
+                "cards": {"Red": "living_armor", "Orange": "cook"}}):
+        g.push(ev)
+    assumed = {}
+    camera = SimpleNamespace(tracker=SimpleNamespace(assume=assumed.__setitem__))
+    log = MemoryLog()
+    ctl = Controller(Game, game=g, log=log, camera=True)
+    App(ctl, camera=camera, clock=lambda: 0.0)
+    assert assumed == {"a": "living_armor", "b": "cook"}
+    ctl.handle(Taken("b"))  # the tracker: slot B is empty
+    ctl.handle(seat(2))  # Orange investigates
+    ctl.handle(seat(2))
+    ctl.handle(Seen("a", "butler"))
+    ctl.handle(OK)
+    ctl.handle(seat(1))  # Yellow challenges Red
+    ctl.handle(seat(1))
+    ctl.handle(Taken("a"))
+    ctl.handle(Seen("a", "cleaner"))
+    ctl.handle(Seen("b", "cook"))
+    assert log.lines[-1]["cards"] == {"Yellow": "cleaner", "Red": "cook"}
 
 
 def test_an_unreadable_card_laid_early_opens_the_picker():

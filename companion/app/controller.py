@@ -115,9 +115,6 @@ class Controller:
         self.summary_round = 0
         self.mat: dict[str, tuple[str | None, bool]] = {}  # zone -> (identity, fresh)
         self._unsure_zones: set[str] = set()  # a card lies there that the camera cannot read
-        # The cards of the last step logged, by zone, when a game resumes: seen lying there
-        # first thing, they are those cards left on the mat (a restart), not cards laid anew.
-        self._left_lying: dict[str, str] = {}
         self.quit = False
         self.cards_read = 0  # cards the camera read, and cards picked by hand (for the record)
         self.cards_picked = 0
@@ -143,7 +140,11 @@ class Controller:
         self.phase = "setup_join"
         if self.game.expect is None or self.game.expect.get("action") != "game":
             self.joined = self._seats_of_resumed([p["name"] for p in self.game.state["players"]])
-            self._left_lying = _last_cards(self.game)
+            # The cards of the last step logged, where the players left them, used: the app
+            # tells the camera's tracker (see ``resumed_cards``), which reports their slot
+            # taken if it is empty, and a card laid anew as one.
+            self.mat = {z: (label, False) for z, label in _last_cards(self.game).items()
+                        if label}
         self._derive()
         problem = self._apply_brightness()  # the kept setting, before the dials first show
         if problem:
@@ -637,8 +638,6 @@ class Controller:
             self._unsure_at = self.now + self.unsure_grace
 
     def _camera(self, inp) -> None:
-        if not isinstance(inp, Seen):
-            self._left_lying.pop(inp.zone, None)  # something else happened there since
         if isinstance(inp, Taken):
             self.mat[inp.zone] = (None, False)
             self._unsure_zones.discard(inp.zone)
@@ -658,9 +657,6 @@ class Controller:
             self._camera(Unsure(inp.zone))
             return
         self._unsure_zones.discard(inp.zone)
-        if self._left_lying.pop(inp.zone, None) == identity and inp.zone not in self.mat:
-            self.mat[inp.zone] = (identity, False)  # left there from before a restart: used
-            return
         if self.mat.get(inp.zone) == (identity, False):
             return  # the same card still lying there, already used: wait for it to be taken
         self.mat[inp.zone] = (identity, True)
@@ -675,18 +671,29 @@ class Controller:
             pend.cards[inp.zone] = identity
             pend.read.add(inp.zone)
             self.cards_read += 1
+            self._refill(pend)
             if changed or self.phase == "cards":
                 self.phase = "cards"
                 self._cards_maybe_done()
 
+    def _refill(self, pend: Pending) -> None:
+        """The step's other slots from the cards lying there unused: after a refusal that
+        could not tell which of two alike cards was wrong, the one not laid anew."""
+        for zone in pend.zones:
+            label, fresh = self.mat.get(zone, (None, False))
+            if zone not in pend.cards and fresh and label is not None:
+                pend.cards[zone] = label
+                pend.read.add(zone)
+
     def _unread(self, zone: str) -> None:
-        """The card the camera gave for this step in ``zone`` was taken away: the step waits
-        for the card laid in its place (one picked by hand stays picked)."""
+        """The card the camera gave for this step in ``zone`` was taken away before the step
+        had all its cards: the step waits for the card laid in its place (one picked by hand
+        stays picked). On the confirm screen the card stays (put on the revealed pile before
+        OK); another card read there replaces it."""
         pend = self.pending
-        if self.phase in ("cards", "confirm") and pend is not None and zone in pend.read:
+        if self.phase == "cards" and pend is not None and zone in pend.read:
             pend.cards.pop(zone, None)
             pend.read.discard(zone)
-            self.phase = "cards"
 
     def _missing_zone(self) -> str | None:
         for zone in self.pending.zones:
@@ -754,10 +761,14 @@ class Controller:
         suspect = getattr(err, "params", {}).get("card")
         if suspect is None and getattr(err, "code", None) == "one_ghost":
             suspect = "ghost"
-        for zone in [z for z, card in pend.cards.items() if suspect in (None, card)]:
+        wrong = [z for z, card in pend.cards.items() if suspect in (None, card)] or \
+            list(pend.cards)
+        for zone in wrong:
             del pend.cards[zone]
             pend.read.discard(zone)
-            if zone in self.mat:
+            if zone in self.mat and len(wrong) == 1:
+                # The card at fault, used up where it lies; of two alike (which is wrong?),
+                # the one not laid anew counts again with the other (see _refill).
                 self.mat[zone] = (self.mat[zone][0], False)
 
     def _event(self) -> dict:
@@ -867,6 +878,14 @@ class Controller:
 
     def _consume_mat(self) -> None:
         self.mat = {z: (label, False) for z, (label, _f) in self.mat.items()}
+        self._unsure_zones.clear()  # an unread card used (picked by hand) asks for nothing
+
+    @property
+    def resumed_cards(self) -> dict[str, str]:
+        """The cards the table takes to lie in the slots, used, as it starts: for the camera's
+        tracker to assume (a card still lying there gives no reading; an empty slot, a
+        taken one)."""
+        return {z: label for z, (label, fresh) in self.mat.items() if label and not fresh}
 
     def _derive(self) -> None:
         """The phase from the engine's expect (and the round summary waiting for OK)."""

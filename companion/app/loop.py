@@ -76,6 +76,12 @@ class App:
         self.attracting: float | None = None  # when the attract screen came up
         if sim is not None:
             ctl.listeners.append(lambda event, notes: self._sim_follow(event, notes))
+        assume = getattr(getattr(camera, "tracker", None), "assume", None)
+        for zone, label in getattr(ctl, "resumed_cards", {}).items() if assume else ():
+            try:
+                assume(zone, label)  # left there from before a restart: used already
+            except ValueError:
+                pass  # a tracker without that slot
 
     def _sim_follow(self, event, notes):
         players = [p["name"] for p in self.ctl.state["players"]]
