@@ -175,15 +175,14 @@ def test_output_cut_short_by_its_reader_is_no_error(tmp_path):
     assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
 
 
-def test_a_broken_pipe_other_than_the_output_is_not_hidden(monkeypatch):
-    """Only the output's own reader going away ends a command quietly: a pipe to anything else
-    breaking is an error to see."""
+def _main_failing_with(monkeypatch, error: Exception) -> int:
+    """The command line running a command that raises ``error`` (not about its output)."""
     import argparse
 
     import companion.cli as cli
 
     def fails(args):
-        raise BrokenPipeError(32, "Broken pipe")
+        raise error
 
     def parser():
         p = argparse.ArgumentParser(prog="companion")
@@ -191,8 +190,14 @@ def test_a_broken_pipe_other_than_the_output_is_not_hidden(monkeypatch):
         return p
 
     monkeypatch.setattr(cli, "build_parser", parser)
+    return cli.main(["x"])
+
+
+def test_a_broken_pipe_other_than_the_output_is_not_hidden(monkeypatch):
+    """Only the output's own reader going away ends a command quietly: a pipe to anything else
+    breaking is an error to see."""
     with pytest.raises(BrokenPipeError):
-        cli.main(["x"])
+        _main_failing_with(monkeypatch, BrokenPipeError(32, "Broken pipe"))
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
@@ -222,21 +227,8 @@ def test_output_that_cannot_be_written_is_said(tmp_path, command, redirect, why)
 def test_an_error_writing_another_file_is_not_hidden(monkeypatch):
     """Only the output's own failures are said as such: a full disk under a file the command
     writes is the command's to say, or an error to see."""
-    import argparse
-
-    import companion.cli as cli
-
-    def fails(args):
-        raise OSError(28, "No space left on device")
-
-    def parser():
-        p = argparse.ArgumentParser(prog="companion")
-        p.add_subparsers(dest="command").add_parser("x").set_defaults(func=fails)
-        return p
-
-    monkeypatch.setattr(cli, "build_parser", parser)
     with pytest.raises(OSError) as raised:
-        cli.main(["x"])
+        _main_failing_with(monkeypatch, OSError(28, "No space left on device"))
     assert type(raised.value) is OSError
 
 
