@@ -408,6 +408,24 @@ def test_an_unread_card_picked_by_hand_asks_nothing_at_the_next_step():
     assert ctl.phase == "cards" and not ctl.pending.picker
 
 
+def test_an_unread_card_laid_early_in_the_other_slot_still_opens_the_picker():
+    """Yellow laid her card in slot B during Red's investigation, unread: once Yellow was
+    challenged the table asked for it for ever, its unread mark cleared with Red's step."""
+    ctl, log = start(camera=True)
+    ctl.handle(seat(1))
+    ctl.handle(seat(2))  # Red investigates
+    ctl.handle(Unsure("b"))  # Yellow's card, laid early
+    ctl.handle(Seen("a", "cook"))
+    ctl.handle(OK)
+    ctl.handle(Taken("a"))
+    ctl.handle(seat(3))  # Orange challenges Yellow
+    ctl.handle(seat(3))
+    ctl.handle(Seen("a", "butler"))
+    assert ctl.phase == "cards" and not ctl.pending.picker
+    ctl.handle(Tick(ctl.now + 1.1))
+    assert ctl.pending.picker and ctl.message[0] == "msg.camera_unsure"
+
+
 def test_a_card_picked_by_hand_stays_when_a_card_is_taken_away():
     ctl, log = start(camera=True)
     ctl.handle(seat(1))

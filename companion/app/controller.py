@@ -443,7 +443,7 @@ class Controller:
             pend.cards.clear()
             pend.read.clear()
             pend.picker = False
-            self._consume_mat()
+            self._consume_mat(pend.zones)
             self.phase = "guess" if pend.kind == "investigate" else "cards"
             if self.phase == "cards":
                 self._enter_cards()
@@ -716,7 +716,7 @@ class Controller:
             if pend.cards:
                 pend.cards.clear()
                 pend.read.clear()
-                self._consume_mat()
+                self._consume_mat(pend.zones)
             elif pend.kind == "investigate":
                 pend.guess = None
                 self.phase = "guess"
@@ -788,7 +788,7 @@ class Controller:
         elif p.kind == "back":
             self.pending.cards.clear()
             self.pending.read.clear()
-            self._consume_mat()
+            self._consume_mat(self.pending.zones)
             self.phase = "cards"
         else:
             self._say("msg.confirm_help")
@@ -841,8 +841,9 @@ class Controller:
         self._unsure_at = None
         for listener in self.listeners:
             listener(event, notes)
+        used = self.pending.zones if self.pending is not None else ()
         self.pending = None
-        self._consume_mat()
+        self._consume_mat(used)
         ended = None
         for note in notes:
             kind = note.get("kind")
@@ -876,9 +877,11 @@ class Controller:
         except Exception as err:  # a panel fault never stops the game
             self._say("msg.panel_fault", text=str(err))
 
-    def _consume_mat(self) -> None:
+    def _consume_mat(self, used: tuple[str, ...] = ()) -> None:
+        """Every card lying in the slots used; an unread card in the ``used`` slots (picked by
+        hand) asks for nothing more. One laid early elsewhere still waits for its pick."""
         self.mat = {z: (label, False) for z, (label, _f) in self.mat.items()}
-        self._unsure_zones.clear()  # an unread card used (picked by hand) asks for nothing
+        self._unsure_zones -= set(used)
 
     @property
     def resumed_cards(self) -> dict[str, str]:
