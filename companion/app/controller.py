@@ -439,13 +439,14 @@ class Controller:
         if pend is not None and self._forced_pending() and (pend.guess or pend.cards):
             # A step the engine demands, begun (an identity announced by mistake): it starts
             # again; the event that demanded it (a refused duel) stays.
-            pend.guess = None if pend.kind == "investigate" else pend.guess
             pend.cards.clear()
             pend.read.clear()
             pend.picker = False
             self._consume_mat(pend.zones)
-            self.phase = "guess" if pend.kind == "investigate" else "cards"
-            if self.phase == "cards":
+            if pend.kind == "investigate":
+                pend.guess = None
+                self.phase = "guess"
+            else:
                 self._enter_cards()
             self._say("msg.step_cancelled")
             return
@@ -579,8 +580,8 @@ class Controller:
     def _on_guess(self, p: Press) -> None:
         pend = self.pending
         guess = None
-        if p.kind == "seat" and self._power(p) in BY_POWER:
-            guess = BY_POWER[self._power(p)]
+        if p.kind == "seat":
+            guess = BY_POWER.get(self._power(p))
         elif p.kind == "card" and p.value in POWER:
             guess = p.value
         elif p.kind == "back":
@@ -672,9 +673,10 @@ class Controller:
             pend.read.add(inp.zone)
             self.cards_read += 1
             self._refill(pend)
-            if changed or self.phase == "cards":
-                self.phase = "cards"
-                self._cards_maybe_done()
+            if self.phase == "confirm" and not changed:
+                return  # the card shown, read again: still to confirm
+            self.phase = "cards"
+            self._cards_maybe_done()
 
     def _refill(self, pend: Pending) -> None:
         """The step's other slots from the cards lying there unused: after a refusal that
@@ -707,8 +709,8 @@ class Controller:
         identity = None
         if p.kind == "card" and p.value in POWER:
             identity = p.value
-        elif p.kind == "seat" and pend.picker and self._power(p) in BY_POWER:
-            identity = BY_POWER[self._power(p)]
+        elif p.kind == "seat" and pend.picker:
+            identity = BY_POWER.get(self._power(p))
         elif p.kind == "ok" and not pend.picker:
             pend.picker = True  # "the camera does not see it": open the picker
             return
