@@ -71,7 +71,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C, even while the command is still starting
         return 130
     except BrokenPipeError:
-        sys.stdout = stdout
         if not _output_gone():
             raise  # another pipe broke (a journal, a child): not ours to hide
         # Whoever read the output went away (`| head`): nothing more to say to them, and no
@@ -81,7 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     except OutputError as exc:
         # A full disk behind `> results.txt`: the results are not where they were asked
         # for, and saying so is all that is left to do.
-        sys.stdout = stdout
         print(f"companion: cannot write the output: {exc.strerror}", file=sys.stderr)
         _output_nowhere()
         return 1

@@ -412,8 +412,8 @@ def _storage_checked(config: Config, defaults: Config, path: Path, where: str,
 
     def same(a: Path | None, b: Path) -> bool:
         try:
-            return a is not None and a.exists() and b.exists() and a.samefile(b)
-        except OSError:
+            return a is not None and a.samefile(b)
+        except OSError:  # either not there: not the same file
             return False
 
     def bad(attr: str, name: str, why: str) -> None:

@@ -62,6 +62,7 @@ class Kiosk:
         notifier: Notifier,
         clock: Callable[[], float] = time.monotonic,
         warnings: list[str] | None = None,
+        lock: int | None = None,
     ):
         self.config = config
         self.base_config = base_config
@@ -74,7 +75,7 @@ class Kiosk:
         self._pending: list[str] = list(warnings or [])
         self._session_seen = 0
         self._last_retry = clock()
-        self._lock: int | None = None  # the state folder's lock, held until stop()
+        self._lock = lock  # the state folder's lock (see _hold), held until stop()
 
     @classmethod
     def start(
@@ -98,11 +99,9 @@ class Kiosk:
             history = None
             warnings.append(notice_of(exc))
         session = TableSession.open(config.log_path, history=history, fsync=fsync)
-        kiosk = cls(config=config, base_config=base, settings=settings, history=history,
-                    session=session, notifier=Notifier(environ=environ), clock=clock,
-                    warnings=warnings)
-        kiosk._lock = lock
-        return kiosk
+        return cls(config=config, base_config=base, settings=settings, history=history,
+                   session=session, notifier=Notifier(environ=environ), clock=clock,
+                   warnings=warnings, lock=lock)
 
     # ------------------------------------------------------------------------------ messages
     def take_messages(self) -> list[str]:
