@@ -397,7 +397,7 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
     import inspect
 
     try:
-        from vision.synthetic import SyntheticCamera, load_deck
+        from vision.synthetic import DECK_DIR, SyntheticCamera
     except ImportError:
         return  # said when it is opened
     params = inspect.signature(SyntheticCamera).parameters
@@ -406,10 +406,15 @@ def _check_synthetic(options: Mapping[str, Any]) -> None:
     if unknown:
         raise SourceConfigError(Notice("notice.camera_unknown", name=repr(unknown[0]),
                                        kind=repr("synthetic"), known=", ".join(known)))
+    labels: list[str] = []
     for key, value in options.items():
         default = params[key].default
         if isinstance(default, str):  # a card lying in a slot from the start
-            labels = sorted(load_deck())
+            # The deck's cards by their files' names: its pictures are decoded once, by the
+            # camera, not here as well for each slot.
+            from vision.recognize import reference_files
+
+            labels = labels or sorted(reference_files(DECK_DIR))
             if not isinstance(value, str) or (value and value not in labels):
                 raise SourceConfigError(Notice("notice.camera_card_unknown", name=key,
                                                value=repr(value), cards=", ".join(labels)))
