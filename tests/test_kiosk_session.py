@@ -479,6 +479,36 @@ def test_a_game_cleared_while_the_disk_is_full_is_saved_once_there_is_room(log_p
     assert lines(log_path) == [{"event": "game", "players": ["Dan", "Eve"]}]
 
 
+def test_a_game_kept_for_room_that_the_history_refused_goes_in_later(log_path, monkeypatch):
+    """Saved to games/ once there was room, but refused by a history still full: the game was
+    said to be saved without the history, and never reached it."""
+    events = planned()
+    history = History.open(log_path.parent.parent / "history.sqlite")
+    session = TableSession.open(log_path, history=history)
+    for event in events[:5]:
+        session.push(event)
+    full = _full_disk(monkeypatch)
+    for event in events[5:]:
+        session.push(event)
+    session.new_game({"event": "game", "players": ["Dan", "Eve"]})
+    real = history.record_game
+    refused = [True]
+
+    def record_game(*args, **kwargs):
+        if refused[0]:
+            raise HistoryError("The game history could not be saved: the disk is full.",
+                               reason="full")
+        return real(*args, **kwargs)
+
+    history.record_game = record_game
+    full[0] = False
+    session.retry_save()
+    assert not session.waiting and history.game_count() == 0 and session.to_record
+    refused[0] = False
+    session.retry_save()
+    assert history.game_count() == 1 and not session.to_record
+
+
 def test_the_clock_set_right_during_a_game_leaves_its_length_right(tmp_path):
     """A Pi without a battery clock starts at the last saved time; set right by the network
     three days later in the middle of a game, the game lasted '4320 minutes' in BG Stats."""

@@ -365,14 +365,16 @@ class TableSession:
             except OSError:
                 return
             said = Notice("notice.waiting_saved")
-            if game.over and game.recorded is None and self.history is not None:
+            if game.over and game.recorded is None:
                 try:
-                    self.history.record_game(game.lines, game.state,
-                                             finished_at=game.finished_at,
-                                             started_at=game.started_at)
+                    self._history_takes(game)
                 except (HistoryError, ValueError) as exc:
                     said = Notice("notice.waiting_saved_no_history", folder=str(target.parent),
                                   error=notice_of(exc))
+                    if isinstance(exc, HistoryError):
+                        self.unrecorded.append(game)  # tried again, with the others
+                except _NoHistory:
+                    self.unrecorded.append(game)
             self.waiting.pop(0)
             self._say(said)
 
@@ -387,8 +389,7 @@ class TableSession:
         while self.unrecorded:
             game = self.unrecorded[0]
             try:
-                self.history.record_game(game.lines, game.state, finished_at=game.finished_at,
-                                         started_at=game.started_at)
+                self._history_takes(game)
             except HistoryError:
                 return
             except ValueError as exc:  # cannot happen for a game the engine finished
@@ -396,6 +397,14 @@ class TableSession:
             else:
                 self._say(Notice("notice.history_saved_again"))
             self.unrecorded.pop(0)
+
+    def _history_takes(self, game: _Waiting) -> None:
+        """A finished game kept in memory, into the history: HistoryError or ValueError as
+        ``History.record_game`` raises them; _NoHistory while there is none."""
+        if self.history is None:
+            raise _NoHistory
+        self.history.record_game(game.lines, game.state, finished_at=game.finished_at,
+                                 started_at=game.started_at)
 
     def _record(self, *, quiet: bool = False) -> None:
         if self.history is None or self.recorded is not None:
@@ -430,6 +439,10 @@ class TableSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _NoHistory(Exception):
+    """No history is open (it could not be at the start): a game waits for one."""
 
 
 @dataclass(frozen=True)
