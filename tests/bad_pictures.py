@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 
 
-def too_large_png(path: Path) -> Path:
-    """A small PNG file whose header says 60000 x 60000 pixels (a damaged header, or a
-    picture over OpenCV's limit): decoding it raises, it does not return None."""
+def too_large_png(path: Path, width: int = 60000, height: int = 60000) -> Path:
+    """A small PNG file whose header says ``width`` x ``height`` pixels (a damaged header, or
+    a picture over the limit read): decoding it raises, it does not return None."""
     data = bytearray(cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
-    data[16:24] = struct.pack(">II", 60000, 60000)  # IHDR's width and height
+    data[16:24] = struct.pack(">II", width, height)  # IHDR's width and height
     data[29:33] = struct.pack(">I", zlib.crc32(bytes(data[12:29])))
     path.write_bytes(bytes(data))
     return path

@@ -1,6 +1,7 @@
 """`companion recognize`: JSON lines in order, error lines for bad pictures."""
 
 import json
+import os
 from pathlib import Path
 
 import cv2
@@ -54,6 +55,24 @@ def test_a_picture_too_large_and_a_pipe_give_error_lines(tmp_path, capsys):
     assert "too large to read" in out[0]["error"]
     assert out[1]["error"] == "cannot open the file (a pipe or a device, not a file)"
     assert out[2]["cards"][0]["label"] == "cook"
+
+
+def test_a_picture_of_over_a_hundred_million_pixels_is_not_read(tmp_path):
+    """One of 30,000 x 30,000 is under OpenCV's own limit and took 5 GB to read: the
+    command line refuses it by its header, as one over that limit."""
+    import subprocess
+    import sys
+
+    large = too_large_png(tmp_path / "large.png", 12_000, 8_400)  # 100.8 million pixels
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "recognize", "--refs", str(CARDS), "--whole",
+         str(large), str(CARDS / "cook.png")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "OPENCV_IO_MAX_IMAGE_PIXELS"})
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 1, done.stderr
+    assert "too large to read (over a hundred million pixels)" in out[0]["error"]
+    assert out[1]["cards"][0]["label"] == "cook"
 
 
 def test_a_reference_too_large_is_named(tmp_path, capsys):

@@ -21,11 +21,11 @@ import numpy as np
 
 
 class PictureTooLarge(ValueError):
-    """A picture file whose size (as its header says) is more than OpenCV reads: a damaged
-    header, or a picture of over a thousand million pixels."""
+    """A picture file whose size (as its header says) is more than is read: a damaged header,
+    or a picture of over a hundred million pixels (``vision.MAX_PICTURE_PIXELS``)."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        super().__init__("the picture is too large to read (over a thousand million pixels), "
+        super().__init__("the picture is too large to read (over a hundred million pixels), "
                          "or its file is damaged")
         self.path = path
 
@@ -35,7 +35,7 @@ def read_image(path: str | os.PathLike[str], flags: int | None = None) -> np.nda
     None when it is no picture OpenCV can decode (empty, damaged, another kind of file).
     OSError when the file cannot be read at all (missing, a folder, no permission, or a
     pipe or device, which reading would wait on for ever); PictureTooLarge when its header
-    says it is larger than OpenCV reads."""
+    says it is larger than is read (``vision.MAX_PICTURE_PIXELS``)."""
     import cv2
 
     name = os.fspath(path)

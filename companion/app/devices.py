@@ -139,6 +139,8 @@ def virtual_panel(inputs: queue.Queue):
 def quiet_opencv() -> None:
     """One OpenCV thread: the app's work per frame is small (a tiny copy compared with the
     last), and waking a pool of threads for it 15 times a second costs more than it saves."""
+    import vision  # noqa: F401, PLC0415 (its picture size limit, set before OpenCV loads)
+
     try:
         import cv2  # noqa: PLC0415
     except ImportError:
