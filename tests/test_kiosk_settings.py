@@ -54,8 +54,9 @@ def test_a_wrong_choice_is_refused_with_its_name(changes, words):
 
 
 @pytest.mark.parametrize("content, words", [
-    (b"{not json", "could not be read"),
-    (b"\xff\xfe", "could not be read"),
+    (b'{"seats": 3,\n not json', "could not be read (it is damaged on line 2)"),
+    (b"\xff\xfe", "could not be read (it is not UTF-8 text)"),
+    (b'{"seats": ' + b"9" * 5000 + b"}", "could not be read (a value in it is far too long)"),
     (b"[1, 2]", "not a JSON object"),
     (b"[" * 100_000, "nested too deeply"),  # was a RecursionError: the kiosk restarted
 ])

@@ -319,6 +319,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.settings_unreadable": "The operator's settings in {path} could not be read "
                                       "({why}); using the configuration's.",
         "notice.nested_too_deeply": "nested too deeply",
+        "notice.settings_damaged": "it is damaged on line {line}",
+        "notice.settings_not_utf8": "it is not UTF-8 text",
+        "notice.settings_too_long": "a value in it is far too long",
         "notice.settings_not_object": "The operator's settings in {path} are not a JSON object; "
                                       "using the configuration's.",
         "notice.settings_ignored": "{path}: {why}; ignored.",
@@ -658,6 +661,9 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "notice.settings_unreadable": "운영자 설정({path})을 읽을 수 없습니다 ({why}): 설정 "
                                       "파일의 설정을 씁니다.",
         "notice.nested_too_deeply": "너무 깊이 중첩됨",
+        "notice.settings_damaged": "{line}번째 줄이 손상됨",
+        "notice.settings_not_utf8": "UTF-8 텍스트가 아님",
+        "notice.settings_too_long": "너무 긴 값이 있음",
         "notice.settings_not_object": "운영자 설정({path})이 JSON 객체가 아닙니다: 설정 파일의 "
                                       "설정을 씁니다.",
         "notice.settings_ignored": "{path}: {why}. 무시합니다.",

@@ -65,9 +65,8 @@ def load_settings(state_dir: str | os.PathLike[str]) -> tuple[OperatorSettings, 
     except FileNotFoundError:
         return OperatorSettings(), []
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        why = Notice("notice.nested_too_deeply") if isinstance(exc, RecursionError) else str(exc)
         return OperatorSettings(), [Notice("notice.settings_unreadable", path=str(path),
-                                           why=why)]
+                                           why=_unreadable(exc))]
     if not isinstance(data, dict):
         return OperatorSettings(), [Notice("notice.settings_not_object", path=str(path))]
     settings = OperatorSettings()
@@ -78,6 +77,20 @@ def load_settings(state_dir: str | os.PathLike[str]) -> tuple[OperatorSettings, 
         except ValueError as exc:
             warnings.append(Notice("notice.settings_ignored", path=str(path), why=notice_of(exc)))
     return settings, warnings
+
+
+def _unreadable(exc: Exception) -> Notice | str:
+    """Why the settings file could not be read, in the operator's words: not the JSON
+    parser's ("Expecting property name enclosed in double quotes")."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return Notice("notice.settings_not_utf8")
+    if isinstance(exc, json.JSONDecodeError):
+        return Notice("notice.settings_damaged", line=exc.lineno)
+    if isinstance(exc, RecursionError):
+        return Notice("notice.nested_too_deeply")
+    return Notice("notice.settings_too_long")  # a number of thousands of digits
 
 
 def save_settings(state_dir: str | os.PathLike[str], settings: OperatorSettings) -> None:
