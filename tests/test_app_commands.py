@@ -206,6 +206,49 @@ def test_run_with_a_bad_config_says_so(tmp_path, capsys, monkeypatch):
     assert code == 0 and "warning" in err  # the kiosk's reader warns and goes on with defaults
 
 
+def test_run_writes_a_message_about_the_table_log_to_the_journal_once(tmp_path):
+    """A last line cut short by a power cut: the message stood twice in the journal, once
+    from the session's logger and once from the table."""
+    import subprocess
+    import sys
+
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "table.jsonl").write_bytes(b'{"event": "ga')
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{state}"\n')
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, "-m", "companion", "run", "--config", str(config),
+                           "--size", "800x480", "--quit-after", "0.5"],
+                          cwd=Path(__file__).resolve().parents[1], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("was cut short, most likely by a power cut") == 1, done.stderr
+
+
+def test_run_writes_a_message_from_the_kiosk_during_play_to_the_journal(tmp_path, capsys,
+                                                                        monkeypatch):
+    """A message that comes while the table runs (the game could not be saved) went to the
+    screen only: the journal, where staff look after a bad day, never had it."""
+    from companion.kiosk.runtime import Kiosk
+
+    ticks = Kiosk.tick
+
+    def tick(self):
+        ticks(self)
+        if not getattr(self, "told", False):
+            self.told = True
+            self.session.messages.append("The game could not be saved (disk full).")
+
+    monkeypatch.setattr(Kiosk, "tick", tick)
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "table.toml"
+    config.write_text(f'[camera]\nkind = "synthetic"\n[storage]\nstate_dir = "{tmp_path}"\n')
+    assert main(["run", "--config", str(config), "--size", "800x480", "--quit-after", "0.5"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("companion: warning: The game could not be saved (disk full).\n") == 1
+
+
 def test_run_falls_back_to_the_screen_without_gpio_or_camera(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))

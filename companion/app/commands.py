@@ -519,6 +519,7 @@ def cmd_run(args) -> int:
         def on_pass():
             kiosk.tick()  # the watchdog, and saving again after a full disk
             for message in kiosk.take_messages():
+                print(f"companion: warning: {message}", file=sys.stderr, flush=True)
                 ctl.notice(message)
 
         _attract(app, kiosk, display.get_size())

@@ -118,7 +118,7 @@ class TableSession:
         return session
 
     def _say(self, message: str) -> None:
-        log.warning("%s", message)
+        """A message for the table's screen; the table also writes it to the journal, once."""
         self.messages.append(message)
 
     def _resume(self) -> None:
