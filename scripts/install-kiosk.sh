@@ -171,8 +171,7 @@ else
         run python3 -m venv --system-site-packages "$VENV"
     fi
     # Editable: the app finds its assets (fonts, card art) beside the package, in $INSTALL_DIR.
-    run "$VENV/bin/python" -m pip install --quiet --config-settings editable_mode=compat \
-        -e "$INSTALL_DIR"
+    run "$VENV/bin/python" -m pip install --quiet -e "$INSTALL_DIR"
 fi
 
 # ---------------------------------------------------------------------------------------------
