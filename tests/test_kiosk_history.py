@@ -432,3 +432,67 @@ def test_the_database_named_by_the_config(db, tmp_path, capsys):
     config.write_text(f'[storage]\ndatabase = "{db.name}"\n')
     assert main(["stats", "--config", str(config), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 2
+
+
+def _card_gone_read_only(monkeypatch, *, shared_file: bool):
+    """The history's memory card as it is once read-only: opening the history to write
+    fails; opening it to read fails too while SQLite would have to make the file it shares
+    with a writer (``shared_file`` False: none lies beside the database)."""
+    from companion.kiosk import history as module
+
+    def refused(cls, path, **options):
+        raise HistoryError("read-only", reason="open", path=path)
+
+    monkeypatch.setattr(History, "open", classmethod(refused))
+    connect = module.sqlite3.connect
+
+    def no_shared_file(database, *args, **kwargs):
+        if not shared_file and "mode=ro" in str(database):
+            raise sqlite3.OperationalError("unable to open database file")
+        return connect(database, *args, **kwargs)
+
+    monkeypatch.setattr(module.sqlite3, "connect", no_shared_file)
+
+
+@pytest.mark.parametrize("shared_file", [True, False])
+def test_stats_and_export_read_a_history_on_a_card_gone_read_only(db, tmp_path, capsys,
+                                                                 monkeypatch, shared_file):
+    """A worn memory card turns read-only: the table says so, and staff then ask for the
+    statistics, which failed with "cannot be opened" as if the history were gone."""
+    before = db.read_bytes()
+    _card_gone_read_only(monkeypatch, shared_file=shared_file)
+    assert main(["stats", "--db", str(db)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 finished games" in out and out.splitlines()[2].split() == ["Ann", "2", "1", "14"]
+    assert f"warning: {db} is read-only: the history is shown as it was last saved." in err
+    assert main(["export", "1", "--db", str(db), "--format", "bgstats"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert db.read_bytes() == before
+
+
+def test_a_read_only_history_the_table_did_not_close_may_miss_its_last_games(
+        db, tmp_path, capsys, monkeypatch):
+    """Read as it lies, the file leaves out what the table wrote beside it last (a power
+    cut before the table closed it): staff are told the newest games may be missing."""
+    (tmp_path / "history.sqlite-wal").write_bytes(b"\0" * 32)  # the table's last writes
+    _card_gone_read_only(monkeypatch, shared_file=False)
+    assert main(["stats", "--db", str(db)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 finished games" in out
+    assert "the games saved last may be missing (the table stopped without closing it)" in err
+
+
+def test_a_read_only_history_that_is_not_ours_or_empty_is_said_so(tmp_path, capsys,
+                                                                 monkeypatch):
+    empty = tmp_path / "empty.sqlite"
+    sqlite3.connect(empty).close()
+    empty.write_bytes(b"")
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE bookmarks (url TEXT)")
+    conn.close()
+    _card_gone_read_only(monkeypatch, shared_file=True)
+    assert main(["stats", "--db", str(empty)]) == 1
+    assert "No game history at" in capsys.readouterr().err
+    assert main(["stats", "--db", str(other)]) == 1
+    assert "none of the companion's" in capsys.readouterr().err

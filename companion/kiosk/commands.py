@@ -78,13 +78,30 @@ def _database_path(args) -> Path:
 
 
 def _open(args):
-    from companion.kiosk.history import History
+    from companion.kiosk.history import History, HistoryError
 
     path = _database_path(args)
     if not path.exists():
         print(f"No game history at {path} yet.", file=sys.stderr)
         return None
-    return History.open(path)
+    try:
+        return History.open(path)
+    except HistoryError as exc:
+        if exc.reason not in ("readonly", "open"):
+            raise
+        # A memory card gone read-only: what is on it can still be read.
+        try:
+            history = History.open_to_read(path)
+        except HistoryError as unread:  # why it cannot be read, when it can be opened
+            raise exc if unread.reason in ("readonly", "open") else unread from None
+    if history.empty:
+        history.close()
+        print(f"No game history at {path} yet.", file=sys.stderr)
+        return None
+    print(f"warning: {path} is read-only: the history is shown as it was last saved"
+          + (", and the games saved last may be missing (the table stopped without closing "
+             "it)." if history.stale else "."), file=sys.stderr)
+    return history
 
 
 def stats_command(args) -> int:

@@ -143,6 +143,14 @@ def _storage_error(exc: sqlite3.Error, path: Path | str, doing: str) -> HistoryE
                         outside_a_game=said)
 
 
+def _holds_bytes(path: Path) -> bool:
+    """Is there a file at ``path`` with something in it?"""
+    try:
+        return path.stat().st_size > 0
+    except OSError:
+        return False
+
+
 def _file_identity(path: Path | str) -> tuple[int, int] | None:
     """The file at ``path`` (device, inode); None in memory, or when it cannot be told."""
     if str(path) == ":memory:":
@@ -195,6 +203,7 @@ class History:
     def __init__(self, conn: sqlite3.Connection, path: Path | str):
         self._conn = conn
         self.path = path
+        self.stale = self.empty = False  # see open_to_read
         self._file = _file_identity(path)  # the file opened (see _reopen_if_removed)
 
     # ---------------------------------------------------------------------------- opening
@@ -223,7 +232,43 @@ class History:
             raise _storage_error(exc, path, "opened") from exc
         return history
 
-    def _setup(self) -> None:
+    @classmethod
+    def open_to_read(cls, path: str | Path, *, timeout: float = 5.0) -> History:
+        """The history at ``path`` opened to read only (``companion stats``, ``export``):
+        nothing in it or beside it is written, so it opens on a memory card gone read-only.
+
+        There SQLite cannot make the file it shares with a writer (the ``-shm`` beside the
+        database): with none, no table can be writing, and the file is read as it lies.
+        ``stale`` is then True when the table stopped without putting its last writes into
+        the file (a power cut), so the games saved last may be missing. ``empty``: the file
+        holds no history yet."""
+        path = Path(path)
+        uri = path.absolute().as_uri()
+        stale = False
+        try:
+            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout,
+                                   isolation_level=None)
+            conn.execute("PRAGMA user_version").fetchone()
+        except sqlite3.Error as exc:
+            if "unable to open" not in str(exc).lower():
+                raise _storage_error(exc, path, "opened") from exc
+            try:
+                conn = sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout,
+                                       isolation_level=None)
+            except sqlite3.Error as exc2:
+                raise _storage_error(exc2, path, "opened") from exc2
+            stale = _holds_bytes(path.with_name(path.name + "-wal"))
+        history = cls(conn, path)
+        history.stale = stale
+        try:
+            history.empty = history._check() == 0
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _storage_error(exc, path, "opened") from exc
+        return history
+
+    def _check(self) -> int:
+        """The history's schema version, once it is known to be ours (DatabaseError else)."""
         c = self._conn
         # Whose database is it? Asked before anything is changed: another program's file
         # (given to stats --db by mistake) was switched to WAL and given our tables.
@@ -239,6 +284,11 @@ class History:
         if version > SCHEMA_VERSION:
             raise sqlite3.DatabaseError(
                 f"written by a newer version of the companion (schema {version})")
+        return version
+
+    def _setup(self) -> None:
+        c = self._conn
+        version = self._check()
         c.execute("PRAGMA foreign_keys = ON")
         if str(self.path) != ":memory:":
             c.execute("PRAGMA journal_mode = WAL")
