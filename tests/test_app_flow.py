@@ -271,6 +271,25 @@ def test_a_log_that_cannot_be_written_leaves_the_game_unchanged():
     assert ctl.message[1]["text"] == "No space left on device"  # not "[Errno 28] No space..."
 
 
+def test_ok_tries_a_step_again_once_the_table_log_can_be_written():
+    """Both cards of a duel in, and the log could not be written: OK did nothing, and only
+    taking a card back and picking it again tried once more."""
+    log = MemoryLog()
+    ctl, _ = start(log=log)
+    for press in (seat(2), seat(2), Press("card", "ghost")):
+        ctl.handle(press)
+    ctl.log = BrokenLog()
+    ctl.handle(Press("card", "cook"))
+    assert ctl.message[0] == "msg.log_failed" and ctl.phase == "cards"
+    ctl.handle(OK)  # still full: nothing changes, and it says so again
+    assert ctl.message[0] == "msg.log_failed" and len(log.lines) == 1
+    ctl.log = log  # room again
+    ctl.handle(OK)
+    assert log.lines[-1]["event"] == "duel" and log.lines[-1]["cards"] == {
+        "Red": "ghost", "Orange": "cook"}
+    assert ctl.phase == "turn" and load_game(log.lines).state == ctl.state
+
+
 def test_notices_are_shown_one_after_another_each_until_a_press():
     """Two mistakes in the configuration and a log cut short: only the last was ever shown,
     each notice replacing the one before at once."""

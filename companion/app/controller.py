@@ -711,6 +711,9 @@ class Controller:
             identity = p.value
         elif p.kind == "seat" and pend.picker:
             identity = BY_POWER.get(self._power(p))
+        elif p.kind == "ok" and zone is None:
+            self._cards_maybe_done()  # every card in: the table log failed, so try again
+            return
         elif p.kind == "ok" and not pend.picker:
             pend.picker = True  # "the camera does not see it": open the picker
             return
