@@ -329,18 +329,18 @@ def _refine(q: np.ndarray, near: np.ndarray, reach: float, *, on_edge: bool = Tr
     # Points along each side (24), shifted along its outward normal by each offset (O): x
     # and y apart, 2 x 4 x O x 24 (the 24 last: numpy's loops run long), looked up at the
     # nearest pixel (none outside the picture).
-    along = p.T[:, :, None] + _T * np.float32([ex, ey])[:, :, None]
-    xy = along[:, :, None, :] + offsets[:, None] * np.float32([nx, ny])[:, :, None, None]
+    e = np.float32([ex, ey, nx, ny])[:, :, None]  # side directions, then normals
+    along = p.T[:, :, None] + _T * e[:2]
+    xy = along[:, :, None, :] + offsets[:, None] * e[2:, :, None]
     n = len(offsets)
     hits = cv2.remap(near, xy[0].reshape(4 * n, -1), xy[1].reshape(4 * n, -1),
                      cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
     support, moved = _outermost((hits != 0).sum(axis=1).tolist(), n, on_edge)
-    # Each side's start moved along its normal (in float32, as before).
-    step_x = _f32([m * v for m, v in zip(moved, nx, strict=True)])
-    step_y = _f32([m * v for m, v in zip(moved, ny, strict=True)])
-    sx = _f32([x + s for (x, _), s in zip(pts, step_x, strict=True)])
-    sy = _f32([y + s for (_, y), s in zip(pts, step_y, strict=True)])
-    out = _corners(list(zip(sx, sy, ex, ey, strict=True)))
+    # Each side's start moved along its normal (in float32, as before), x and y together.
+    step = _f32([m * v for m, v in zip(moved + moved, nx + ny, strict=True)])
+    start = _f32([v + m for v, m in zip([x for x, _ in pts] + [y for _, y in pts], step,
+                                        strict=True)])
+    out = _corners(list(zip(start[:4], start[4:], ex, ey, strict=True)))
     if out is None:
         return q, [0.0] * 4
     return out, support
@@ -357,10 +357,10 @@ def _directions(pts: list[list[float]]) -> tuple[list[float], ...]:
     """The x and y of each side's direction (corner to next corner) and of its outward unit
     normal, float32 as numpy would give them, for a quad's corners given as float32 values."""
     (ax, ay), (bx, by), (cx, cy), (dx, dy) = pts
-    ex = _f32([bx - ax, cx - bx, dx - cx, ax - dx])
-    ey = _f32([by - ay, cy - by, dy - cy, ay - dy])
-    xx, yy = _f32([x * x for x in ex]), _f32([y * y for y in ey])
-    length = _f32([math.sqrt(v) for v in _f32([a + b for a, b in zip(xx, yy, strict=True)])])
+    # x and y side by side in one list: each step is rounded once for all eight.
+    e = _f32([bx - ax, cx - bx, dx - cx, ax - dx, by - ay, cy - by, dy - cy, ay - dy])
+    sq = _f32([v * v for v in e])
+    length = _f32([math.sqrt(v) for v in _f32([sq[i] + sq[i + 4] for i in range(4)])])
     inv = _f32([1 / v for v in _f32([v + _TINY for v in length])])
     # (dy, -dx) points outwards for a quad going clockwise on screen (y down), whose signed
     # area is positive; the other way round, flip them all.
@@ -368,8 +368,8 @@ def _directions(pts: list[list[float]]) -> tuple[list[float], ...]:
                   + (cx * dy - dx * cy) + (dx * ay - ax * dy))
     if twice_area <= 0:
         inv = [-v for v in inv]
-    return (ex, ey, _f32([y * v for y, v in zip(ey, inv, strict=True)]),
-            _f32([x * -v for x, v in zip(ex, inv, strict=True)]))
+    normal = _f32([e[i + 4] * inv[i] for i in range(4)] + [e[i] * -inv[i] for i in range(4)])
+    return e[:4], e[4:], normal[:4], normal[4:]
 
 
 def _outermost(counts: list[int], n: int, on_edge: bool) -> tuple[list[float], list[float]]:
@@ -377,15 +377,15 @@ def _outermost(counts: list[int], n: int, on_edge: bool) -> tuple[list[float], l
     along an edge where it goes and how far it moves (see ``_refine``)."""
     support, moved = [], []
     for i in range(0, 4 * n, n):
-        sup = [c * _SHARE for c in counts[i:i + n]]
-        top = max(sup)
+        side = counts[i:i + n]
+        top = max(side) * _SHARE
         k = _ZERO
         if top >= 0.6:
             # The outermost line nearly as well supported as the best one: the outline.
             k = n - 1
-            while sup[k] < 0.9 * top:
+            while side[k] * _SHARE < 0.9 * top:
                 k -= 1
-        support.append(sup[k])
+        support.append(side[k] * _SHARE)
         # Back onto the edge (a side on the last line looked at too: measured, leaving those
         # there lost cards the benchmark found).
         moved.append(float(k - _ZERO) - (1.0 if top >= 0.6 and on_edge else 0.0))
