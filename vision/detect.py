@@ -138,10 +138,11 @@ def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
     return edges
 
 
-def _median(grey: np.ndarray) -> float:
-    """The median of a grey picture's values, as np.median gives it (the mean of the two
-    middle ones of an even count), read off its histogram: half the time of sorting."""
-    counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], None, [256], [0, 256]).cumsum()
+def _median(grey: np.ndarray, mask: np.ndarray | None = None) -> float:
+    """The median of a grey picture's values (those under ``mask`` when given), as np.median
+    gives it (the mean of the two middle ones of an even count), read off its histogram: half
+    the time of sorting."""
+    counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], mask, [256], [0, 256]).cumsum()
     n = int(counts[-1])
     below, above = np.searchsorted(counts, [(n - 1) // 2, n // 2], side="right").tolist()
     return (below + above) / 2
@@ -213,12 +214,19 @@ def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     return False
 
 
+_RINGS: dict[tuple[int, int, int], np.ndarray] = {}  # (patch size, a, b) -> the ring's mask
+
+
 def _ring(patch: np.ndarray, a: int, b: int) -> float:
     """Median grey of the square ring between a and b pixels in from a square patch's edge."""
     n = patch.shape[0]
-    band = np.concatenate([patch[a:b, a:n - a].ravel(), patch[n - b:n - a, a:n - a].ravel(),
-                           patch[b:n - b, a:b].ravel(), patch[b:n - b, n - b:n - a].ravel()])
-    return float(np.median(band))
+    mask = _RINGS.get((n, a, b))
+    if mask is None:
+        mask = np.zeros((n, n), np.uint8)
+        mask[a:n - a, a:n - a] = 1
+        mask[b:n - b, b:n - b] = 0
+        _RINGS[(n, a, b)] = mask
+    return _median(patch, mask)
 
 
 def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
