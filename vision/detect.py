@@ -446,11 +446,12 @@ def _dense(contour: np.ndarray) -> np.ndarray:
     """A contour's points about a pixel apart (a simplified contour keeps only the ends of
     each straight run)."""
     p = contour.reshape(-1, 2).astype(np.float32)
-    d = np.roll(p, -1, axis=0) - p
-    steps = np.maximum(1, np.abs(d).max(axis=1).astype(int))
-    k = np.repeat(np.arange(len(p)), steps)
-    t = (np.arange(len(k)) - np.repeat(np.cumsum(steps) - steps, steps)) / steps[k]
-    return p[k] + t[:, None].astype(np.float32) * d[k]
+    d = np.concatenate((p[1:], p[:1])) - p  # to the next point
+    steps = np.maximum(1, np.maximum(np.abs(d[:, 0]), np.abs(d[:, 1])).astype(int))
+    # Each point's share of the way along its run (the run's first point at 0).
+    first = np.repeat(np.cumsum(steps) - steps, steps)  # where its run begins
+    t = (np.arange(len(first)) - first) / np.repeat(steps, steps)
+    return np.repeat(p, steps, axis=0) + t[:, None].astype(np.float32) * np.repeat(d, steps, axis=0)
 
 
 def _corners(lines) -> np.ndarray | None:
