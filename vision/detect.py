@@ -917,11 +917,11 @@ def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
     _, apart = cv2.threshold(seams, SEAM_DEPTH, 255, cv2.THRESH_BINARY_INV)
     mask = cv2.erode(cv2.bitwise_and(mask, apart), _KERNEL)
     pieces, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    whole = cv2.contourArea(np.float32(outline).reshape(-1, 1, 2))
+    whole = None if whole_too else cv2.contourArea(np.float32(outline).reshape(-1, 1, 2))
     out = []
     for piece in pieces:
         size = cv2.contourArea(piece)
-        if size < 0.6 * min_card or (size > 0.8 * whole and not whole_too):
+        if size < 0.6 * min_card or (whole is not None and size > 0.8 * whole):
             continue
         q = _fit_quad(piece + (x0, y0))
         if q is None or not _card_shaped(q, img_area):
