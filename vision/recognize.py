@@ -395,9 +395,11 @@ def _thumb_normalise(t: np.ndarray) -> np.ndarray:
     t = _thumb_bgr(t)
     lab = cv2.cvtColor(t.astype(np.float32) * np.float32(1 / 255.0), cv2.COLOR_BGR2Lab)
     mean, std = cv2.meanStdDev(lab)
-    v = cv2.split((lab - mean.ravel().astype(np.float32))
-                  * (1 / np.maximum(std.ravel(), THUMB_MIN_STD)).astype(np.float32))
-    v = np.concatenate([c.ravel() for c in v])  # channel by channel
+    # Channel by channel: one row of pixels for each channel.
+    v = np.ascontiguousarray(lab.reshape(-1, 3).T)
+    v -= mean.astype(np.float32)
+    v *= (1 / np.maximum(std, THUMB_MIN_STD)).astype(np.float32)
+    v = v.ravel()
     return v * np.float32(1 / (math.sqrt(float(v @ v)) + 1e-9))
 
 
