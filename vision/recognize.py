@@ -494,7 +494,8 @@ def _differ_weight(vecs: np.ndarray, owners: np.ndarray, n_labels: int) -> np.nd
 
 def _unit(vecs: np.ndarray) -> np.ndarray:
     """Each row (or the vector) scaled to unit length."""
-    return vecs / (np.linalg.norm(vecs, axis=-1, keepdims=True) + 1e-9)
+    # The sum of squares as ``np.linalg.norm`` takes it, without its checks of what it is given.
+    return vecs / (np.sqrt(np.add.reduce(vecs * vecs, axis=-1, keepdims=True)) + 1e-9)
 
 
 def portrait(image: np.ndarray) -> np.ndarray:
