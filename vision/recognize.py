@@ -1403,7 +1403,7 @@ class Recognizer:
         """The card inside ``c`` warped at about its own size (at most four times the
         thumbnail), ready to shrink to a thumbnail."""
         short = min(np.linalg.norm(c[1] - c[0]), np.linalg.norm(c[2] - c[1]))
-        k = int(np.clip(round(short / THUMB_W), 1, 4))
+        k = min(4, max(1, round(short / THUMB_W)))  # a whole number: no array to clip
         return warp_quad(image, c, (k * THUMB_W, k * THUMB_H))
 
     def _thumb_corr(self, card_bgr: np.ndarray) -> np.ndarray:
