@@ -1422,13 +1422,13 @@ class Recognizer:
     def _glance(self, per: np.ndarray) -> Match:
         """The first look's answer from the per-label correlations (``_thumb_corr``)."""
         vals = per.tolist()
-        order = sorted(range(len(vals)), key=lambda i: -vals[i])
-        best = vals[order[0]]
-        runner = vals[order[1]] if len(order) > 1 else -1.0
+        first = vals.index(max(vals))  # the first label of the best correlation
+        best = vals[first]
+        runner = max(vals[:first] + vals[first + 1:], default=-1.0)
         # Each piece of evidence is 0.5 at its bare minimum, as for the features.
         score = round(min(1.0, 0.5 * best / FAST_MIN_CORR,
                           0.5 * (best - runner) / FAST_MIN_MARGIN), 4)
-        label = self.labels[order[0]]
+        label = self.labels[first]
         sure = best >= FAST_MIN_CORR and best - runner >= FAST_MIN_MARGIN
         return Match(label if sure and score >= self.threshold else None, max(0.0, score), label)
 
