@@ -141,28 +141,36 @@ def _apart(corners: np.ndarray, others: Sequence[np.ndarray]) -> bool:
     lying inside it?"""
     quad = np.asarray(corners, np.float32).reshape(4, 2)
     near = APART * np.sqrt(cv2.contourArea(quad))
-    (x0, y0), (x1, y1) = (quad.min(axis=0) - near).tolist(), (quad.max(axis=0) + near).tolist()
+    x0, y0, x1, y1 = _box(quad)
+    x0, y0, x1, y1 = x0 - near, y0 - near, x1 + near, y1 + near
     for other in others:
         if other is corners:
             continue
         o = np.asarray(other, np.float32).reshape(4, 2)
-        (ox0, oy0), (ox1, oy1) = o.min(axis=0).tolist(), o.max(axis=0).tolist()
+        ox0, oy0, ox1, oy1 = _box(o)
         if ox0 > x1 or ox1 < x0 or oy0 > y1 or oy1 < y0:
             continue  # further than ``near`` one way or the other: apart
         shared = _inter(o, quad)
         if shared >= NESTED_INSIDE * cv2.contourArea(o):
             continue
-        if shared > 0 or min(_distance(p, q) for p, q in ((quad, o), (o, quad))) < near:
+        if shared > 0 or _nearer(quad, o, near) or _nearer(o, quad, near):
             return False
     return True
 
 
-def _distance(points: np.ndarray, quad: np.ndarray) -> float:
-    """How near the nearest of ``points`` comes to the outline of ``quad`` (two quads lying
-    apart come nearest at a corner of one of them)."""
+def _box(quad: np.ndarray) -> tuple[float, float, float, float]:
+    """The least and most x and y of a quad's corners (4 x 2), in plain floats: four points
+    need no array arithmetic."""
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
+    return min(ax, bx, cx, dx), min(ay, by, cy, dy), max(ax, bx, cx, dx), max(ay, by, cy, dy)
+
+
+def _nearer(points: np.ndarray, quad: np.ndarray, near: float) -> bool:
+    """Does one of ``points`` come nearer than ``near`` to the outline of ``quad`` (two quads
+    lying apart come nearest at a corner of one of them)? The first one that does tells."""
     contour = quad.reshape(-1, 1, 2)
-    return min(abs(cv2.pointPolygonTest(contour, (float(x), float(y)), True))
-               for x, y in points)
+    return any(abs(cv2.pointPolygonTest(contour, (x, y), True)) < near
+               for x, y in points.tolist())
 
 
 def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
