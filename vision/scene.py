@@ -328,9 +328,14 @@ def _card_around(rec: Recognizer, image: np.ndarray, panel: np.ndarray,
     best: tuple[Match, np.ndarray, list[bool]] | None = None
     for layout in rec.panel_layouts:
         for turn in range(4):  # which corner of the panel is the layout's first
-            to_picture = cv2.getPerspectiveTransform(layout, np.roll(panel, turn, 0))
-            card = order_corners(cv2.perspectiveTransform(_UNIT[None], to_picture)[0])
-            if not _in_picture(card, w, h) or not _card_shaped(card, h * w):
+            # The panel's corners rolled by ``turn`` (as np.roll does, at a tenth of its cost).
+            rolled = np.concatenate((panel[4 - turn:], panel[:4 - turn]))
+            to_picture = cv2.getPerspectiveTransform(layout, rolled)
+            card = cv2.perspectiveTransform(_UNIT[None], to_picture)[0]
+            if not _in_picture(card, w, h):
+                continue  # in the picture or not in any order: put in order only when it is
+            card = order_corners(card)
+            if not _card_shaped(card, h * w):
                 continue
             found = on_outline(image, card)
             if found is not None and not _a_side_shows(found[1]):
