@@ -492,6 +492,17 @@ def _differ_weight(vecs: np.ndarray, owners: np.ndarray, n_labels: int) -> np.nd
     return (spread / spread.mean()).astype(np.float32)
 
 
+def _both_ways(v: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """A card's vector (``_thumb_normalise``) and the card's turned half a turn, which
+    reverses its pixels in each channel: 2 rows, each weighed by ``weight`` and scaled to
+    unit length."""
+    both = np.empty((2, v.size), np.float32)
+    both[0] = v
+    both[1].reshape(3, -1)[:] = v.reshape(3, -1)[:, ::-1]
+    both *= weight
+    return _unit(both)
+
+
 def _unit(vecs: np.ndarray) -> np.ndarray:
     """Each row (or the vector) scaled to unit length."""
     # The sum of squares as ``np.linalg.norm`` takes it, without its checks of what it is given.
@@ -1342,7 +1353,8 @@ class Recognizer:
         clubs enrolled without it) has the look-alike's thumbnail, and nothing else of the
         deck's near it."""
         rows = np.flatnonzero(self._fine_owner == self.labels.index(m.label))
-        corr = float((self._fine[rows] @ self._fine_card(image, c, rows)).max())
+        refs = self._fine[rows]
+        corr = float((refs @ self._fine_card(image, c, rows, refs)).max())
         if corr >= FINE_MIN_CORR:
             return m
         # A card for sure, which one unsure (see ALIKE_CARD_CORR: on its own outline, not a
@@ -1356,14 +1368,15 @@ class Recognizer:
         """``m`` made unknown, its score under the threshold as every unknown card's is."""
         return Match(None, min(m.score, round(self.threshold - 0.01, 4)), m.best, alike=alike)
 
-    def _fine_card(self, image: np.ndarray, c: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    def _fine_card(self, image: np.ndarray, c: np.ndarray, rows: np.ndarray,
+                   refs: np.ndarray) -> np.ndarray:
         """The card inside ``c`` as the closer look sees it (weighed unit vector), turned the
-        way up that lies best on the references ``rows`` and aligned on the best of them."""
+        way up that lies best on the references ``rows`` (``refs``: their vectors) and aligned
+        on the best of them."""
         card = cv2.resize(warp_quad(image, c, (2 * FINE_W, 2 * FINE_H)), (FINE_W, FINE_H),
                           interpolation=cv2.INTER_AREA)
-        v = _fine_vector(card)
-        both = _unit(np.vstack([v, v.reshape(3, -1)[:, ::-1].ravel()]) * self._fine_weight)
-        sims = both @ self._fine[rows].T  # 2 ways up x references
+        both = _both_ways(_fine_vector(card), self._fine_weight)
+        sims = both @ refs.T  # 2 ways up x references
         way, k = np.unravel_index(int(np.argmax(sims)), sims.shape)
         if way:
             card = cv2.rotate(card, cv2.ROTATE_180)
@@ -1378,17 +1391,18 @@ class Recognizer:
         if len(near) < 2 or self._fine is None:
             return Match(None, 0.0)  # nothing alike to tell it from, or no closer look
         rows = np.flatnonzero(np.isin(self._fine_owner, near))
-        q = self._fine_card(image, c, rows)
-        sims = self._fine[rows] @ q
+        refs, owners = self._fine[rows], self._fine_owner[rows]  # copied out once
+        q = self._fine_card(image, c, rows, refs)
+        sims = refs @ q
         k = int(np.argmax(sims))
-        top, corr = self._fine[rows[k]], float(sims[k])
-        li = int(self._fine_owner[rows[k]])
+        top, corr = refs[k], float(sims[k])
+        li = int(owners[k])
         side = 1.0
         for other in near:
             if other == li:
                 continue
-            mine = rows[self._fine_owner[rows] == other]
-            ref = self._fine[mine[int(np.argmax(self._fine[mine] @ q))]]
+            mine = refs[owners == other]
+            ref = mine[int(np.argmax(mine @ q))]
             d = top - ref
             side = min(side, float((q - ref) @ d / (d @ d + 1e-9)))
         # Each piece of evidence is 0.5 at its bare minimum, as for the others.
@@ -1408,15 +1422,10 @@ class Recognizer:
 
     def _thumb_corr(self, card_bgr: np.ndarray) -> np.ndarray:
         """Per label, the best correlation of the card's thumbnail with its references'."""
-        v = _thumb_vector(card_bgr)
-        # Both ways up: turning the thumbnail half a turn reverses its pixels in each channel.
-        both = np.empty((2, v.size), np.float32)
-        both[0] = v
-        both[1].reshape(3, -1)[:] = v.reshape(3, -1)[:, ::-1]
-        both *= self._thumb_weight  # weighed (``_weigh``)
+        both = _both_ways(_thumb_vector(card_bgr), self._thumb_weight)
         # References by rows first: two rows times the references' transpose takes BLAS's
         # slow path (five times slower with 100 cards).
-        sims = (self._thumbs @ _unit(both).T).max(axis=1)
+        sims = (self._thumbs @ both.T).max(axis=1)
         return np.maximum.reduceat(sims, self._thumb_first)  # the references come by label
 
     def _glance(self, per: np.ndarray) -> Match:
