@@ -1004,7 +1004,7 @@ class Recognizer:
         if weight is None:
             return  # all cards look the same in a thumbnail: nothing to tell them apart by
         self._thumb_weight = weight
-        self._thumbs = self._weigh(vecs)
+        self._thumbs = _unit(np.asarray(vecs, np.float32) * weight)
         self._thumb_first = np.searchsorted(owners, np.arange(len(self.labels)))
         smalls = [cv2.resize(pic, (FINE_W, FINE_H), interpolation=cv2.INTER_AREA)
                   for _, pic in pics]
@@ -1016,9 +1016,6 @@ class Recognizer:
             self._fine = _unit(fine * self._fine_weight)
             self._look_alikes = (_look_alikes(self._fine, self._fine_owner)
                                  | _look_alikes(fine, self._fine_owner))
-
-    def _weigh(self, vecs: np.ndarray) -> np.ndarray:
-        return _unit(np.asarray(vecs, np.float32) * self._thumb_weight)
 
     # -- construction -------------------------------------------------------------------------
 
