@@ -434,14 +434,14 @@ def test_the_database_named_by_the_config(db, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["games"] == 2
 
 
-def _card_gone_read_only(monkeypatch, *, shared_file: bool):
+def _card_gone_read_only(monkeypatch, *, shared_file: bool, reason: str = "open"):
     """The history's memory card as it is once read-only: opening the history to write
     fails; opening it to read fails too while SQLite would have to make the file it shares
     with a writer (``shared_file`` False: none lies beside the database)."""
     from companion.kiosk import history as module
 
     def refused(cls, path, **options):
-        raise HistoryError("read-only", reason="open", path=path)
+        raise HistoryError("read-only", reason=reason, path=path)
 
     monkeypatch.setattr(History, "open", classmethod(refused))
     connect = module.sqlite3.connect
@@ -454,13 +454,15 @@ def _card_gone_read_only(monkeypatch, *, shared_file: bool):
     monkeypatch.setattr(module.sqlite3, "connect", no_shared_file)
 
 
-@pytest.mark.parametrize("shared_file", [True, False])
+@pytest.mark.parametrize(("shared_file", "reason"),
+                         [(True, "open"), (False, "open"), (False, "readonly")])
 def test_stats_and_export_read_a_history_on_a_card_gone_read_only(db, tmp_path, capsys,
-                                                                 monkeypatch, shared_file):
+                                                                 monkeypatch, shared_file,
+                                                                 reason):
     """A worn memory card turns read-only: the table says so, and staff then ask for the
     statistics, which failed with "cannot be opened" as if the history were gone."""
     before = db.read_bytes()
-    _card_gone_read_only(monkeypatch, shared_file=shared_file)
+    _card_gone_read_only(monkeypatch, shared_file=shared_file, reason=reason)
     assert main(["stats", "--db", str(db)]) == 0
     out, err = capsys.readouterr()
     assert "2 finished games" in out and out.splitlines()[2].split() == ["Ann", "2", "1", "14"]

@@ -68,6 +68,14 @@ def test_a_damaged_settings_file_is_ignored_with_a_warning(tmp_path, content, wo
     assert words in warning and "using the configuration's" in warning
 
 
+def test_a_settings_file_that_cannot_be_read_says_why_in_plain_words(tmp_path):
+    """A folder where the file should be: "[Errno 21] Is a directory: '...'" was shown."""
+    (tmp_path / FILENAME).mkdir()
+    settings, [warning] = load_settings(tmp_path)
+    assert settings == OperatorSettings()
+    assert "could not be read (Is a directory); using the configuration's" in warning
+
+
 def test_one_wrong_setting_in_the_file_keeps_the_others(tmp_path):
     (tmp_path / FILENAME).write_text('{"seats": 12, "language": "ko", "colour": "red"}')
     settings, warnings = load_settings(tmp_path)
