@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
 MAX_LOG_BYTES = 16 * 2**20
+# Why a log of blank lines only, or of moves with no game line first, holds no game.
+NO_GAME_LINE = "its first line must be a game line"
 
 
 @dataclass(frozen=True)
@@ -144,8 +146,7 @@ def replay_bytes(data: bytes, *, torn_tail_ok: bool = False) -> Replay:
             return Replay(game, BadLine(number, str(exc)), problems, done)
         done.append(event)
     if not game.started:
-        return Replay(game, BadLine(1, "the log holds no game: its first line must be a game line"),
-                      problems, done)
+        return Replay(game, BadLine(1, f"the log holds no game: {NO_GAME_LINE}"), problems, done)
     return Replay(game, None, problems, done)
 
 

@@ -133,13 +133,14 @@ def test_a_damaged_line_in_the_middle_keeps_the_game_before_it(log_path, tmp_pat
     assert lines(log_path) == events[:7]
 
 
-@pytest.mark.parametrize("content", [b"not a log at all\n", b'{"event":"undo"}\n'])
+@pytest.mark.parametrize("content", [b"not a log at all\n", b'{"event":"undo"}\n', b"\n \n"])
 def test_a_log_without_a_game_starts_an_empty_table(log_path, content):
     log_path.parent.mkdir(parents=True)
     log_path.write_bytes(content)
     session = TableSession.open(log_path)
     [message] = session.messages
     assert "holds no game" in message and "starts empty" in message
+    assert message.count("holds no game") == 1, message  # said once, not echoed
     assert not session.game.started
     assert not log_path.exists()  # kept aside
     session.new_game(planned()[0])

@@ -40,7 +40,7 @@ from companion.app.i18n import Notice, notice_of
 from companion.engine import Game
 from companion.errors import TableError
 from companion.kiosk.history import History, HistoryError
-from companion.tablelog import TableLog, encode, replay_file, write_atomically
+from companion.tablelog import NO_GAME_LINE, TableLog, encode, replay_file, write_atomically
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,10 @@ class TableSession:
             self._set_aside("unreadable")
             return
         if replay.error is not None and not replay.game.started:
-            self._say(Notice("notice.log_no_game", error=replay.error.message))
+            # The notice says "holds no game" already: not twice for a log of blank lines.
+            why = replay.error.message
+            self._say(Notice("notice.log_no_game",
+                             error=NO_GAME_LINE if why.endswith(NO_GAME_LINE) else why))
             self._set_aside("damaged")
             return
         self.game = replay.game
