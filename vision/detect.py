@@ -11,6 +11,7 @@ nothing moved.
 
 from __future__ import annotations
 
+import functools
 import math
 from array import array
 from typing import NamedTuple
@@ -214,19 +215,18 @@ def _is_marker(grey: np.ndarray, q: np.ndarray) -> bool:
     return False
 
 
-_RINGS: dict[tuple[int, int, int], np.ndarray] = {}  # (patch size, a, b) -> the ring's mask
-
-
 def _ring(patch: np.ndarray, a: int, b: int) -> float:
     """Median grey of the square ring between a and b pixels in from a square patch's edge."""
-    n = patch.shape[0]
-    mask = _RINGS.get((n, a, b))
-    if mask is None:
-        mask = np.zeros((n, n), np.uint8)
-        mask[a:n - a, a:n - a] = 1
-        mask[b:n - b, b:n - b] = 0
-        _RINGS[(n, a, b)] = mask
-    return _median(patch, mask)
+    return _median(patch, _ring_mask(patch.shape[0], a, b))
+
+
+@functools.lru_cache(maxsize=8)  # the marker check asks for three rings of one patch size
+def _ring_mask(n: int, a: int, b: int) -> np.ndarray:
+    """The mask of ``_ring``'s ring in an n x n patch."""
+    mask = np.zeros((n, n), np.uint8)
+    mask[a:n - a, a:n - a] = 1
+    mask[b:n - b, b:n - b] = 0
+    return mask
 
 
 def _looks_like_marker(grey: np.ndarray, q: np.ndarray) -> bool:
