@@ -429,3 +429,22 @@ def test_a_card_photographed_large_is_found_though_its_round_corners_skew_the_fi
             if not any(quad_iou(q, card.corners) >= 0.9 for q in found):
                 missed.append((label, card_px))
     assert not missed, missed  # 9 of the 40 before the second fit
+
+
+def test_a_corner_cut_off_where_one_side_fades_is_put_back():
+    """Three sides along edges and the fourth hardly: the side beside the faint one that is
+    cut short is lengthened to the opposite side's length. Otherwise no place."""
+    from vision.detect import _faint_side_completed
+
+    card = np.float32([[100, 100], [190, 100], [190, 226], [100, 226]])
+    cut = np.float32([[100, 100], [190, 100], [190, 226], [130, 226]])  # bottom side cut short
+    area = 640 * 480.0
+    place = _faint_side_completed(cut, [1.0, 1.0, 0.95, 0.1], area)
+    assert place is not None and np.allclose(place, card, atol=0.01)
+    # The same cut the other way round: the side after the faint one is short.
+    flipped = np.float32([[100, 100], [190, 100], [160, 226], [100, 226]])
+    place = _faint_side_completed(flipped, [1.0, 0.1, 0.95, 1.0], area)
+    assert place is not None and np.allclose(place, card, atol=0.01)
+    assert _faint_side_completed(cut, [1.0, 1.0, 0.5, 0.1], area) is None  # two sides weak
+    assert _faint_side_completed(cut, [1.0, 1.0, 1.0, 0.5], area) is None  # none faint
+    assert _faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area) is None  # nothing cut

@@ -83,6 +83,14 @@ CORNER_MAX_RUNS = 16
 CORNER_COS = 0.26
 CORNER_ASPECT = (1.15, 1.7)
 CORNER_INSIDE = 0.9
+# A light card on a cloth nearly as light (or in glare) may show its edge on three sides only:
+# its outline's hull then cuts off the corner where the fourth side's edge fades. Three sides
+# running along edges (FAINT_OTHERS each) and one hardly (under MIN_SIDE_SUPPORT), the sides
+# beside the faint one differing in length (the shorter under FAINT_CUT of the longer), the
+# shorter is lengthened to the longer's length: a card's opposite sides are about as long in
+# a picture. The place so found must be named to count (``Outlines.at_corners``).
+FAINT_OTHERS = 0.8
+FAINT_CUT = 0.85
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -546,7 +554,9 @@ def find_outlines(image: np.ndarray, *, one_card: bool = False, colour: bool = F
       around each, where a card's own outline does not show whole.
     - at_corners: card-shaped places at the corners of outlines that hold more than the
       cards found fill (a pile, light cards touching with no line between them), where two
-      sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after). Most
+      sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after), and
+      places of cards whose edge shows on three sides only (a hand or glare hiding the
+      fourth), the corner the outline's hull cut off put back (``FAINT_OTHERS``). Most
       are not cards: a reader must name one before taking it for a card.
 
     ``one_card``: the picture is a photo of one card on a table, which may take much of it
@@ -720,6 +730,10 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
         if not _supported(s):
+            if whole:
+                place = _faint_side_completed(q, s, img_area)
+                if place is not None:
+                    out.at_corners.append(place)
             continue
         cands.append(q)
         found.append((*_centre(q), cv2.contourArea(q)))
@@ -877,6 +891,32 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
         if _inside_share(q, fill, x, y) >= CORNER_INSIDE:
             out.append(q)
     return out
+
+
+def _faint_side_completed(q: np.ndarray, support: list[float], img_area: float
+                          ) -> np.ndarray | None:
+    """The place of a card whose edge shows on three sides of ``q`` only, the corner cut off
+    where the fourth side's edge fades put back (see FAINT_OTHERS and FAINT_CUT); None when
+    ``q`` is no such outline or the place is not card-shaped. ``support``: the share of each
+    side along an edge (``_refine``)."""
+    weak = [i for i, v in enumerate(support) if v < MIN_SIDE_SUPPORT]
+    if len(weak) != 1 or min(v for i, v in enumerate(support) if i != weak[0]) < FAINT_OTHERS:
+        return None
+    k = weak[0]  # the faint side runs from corner k to corner k + 1
+    p = q.tolist()
+    before, after = p[k - 1], p[(k + 2) % 4]  # the far ends of the sides beside it
+    la, lb = _dist(before, p[k]), _dist(p[(k + 1) % 4], after)
+    if min(la, lb) >= FAINT_CUT * max(la, lb):
+        return None  # nothing cut off: the faint side is where it shows
+    if la < lb:  # the side ending at corner k was cut short
+        p[k] = [before[0] + (p[k][0] - before[0]) * lb / la,
+                before[1] + (p[k][1] - before[1]) * lb / la]
+    else:  # the side starting at corner k + 1 was
+        j = (k + 1) % 4
+        p[j] = [after[0] + (p[j][0] - after[0]) * la / lb,
+                after[1] + (p[j][1] - after[1]) * la / lb]
+    place = np.float32(p)
+    return place if _card_shaped(place, img_area) else None
 
 
 def _inside_share(q: np.ndarray, fill: np.ndarray, x: int, y: int) -> float:
