@@ -69,10 +69,11 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     whose halves are not cards may be one card after all, whose picture panel was taken
     for a card of its own: it is one when the first look names it and no card named lies
     on it. So is each piece of a larger outline cut along its seams (three cards in an L)
-    that no card read already lies under, a card around an outline set aside where the
-    deck's cards have a panel (``vision.recognize.PANEL_SHARE``), a card whose two sides are
-    two of a pile's outline at one of its corners (``vision.detect.CORNER_EPS``), and a card
-    photographed from close by. Named by the first look alone at an outline guessed, a
+    that no card read already lies under, or else each of its halves lying on no card read
+    (two cards side by side whose own seam did not show), a card around an outline set aside
+    where the deck's cards have a panel (``vision.recognize.PANEL_SHARE``), a card whose two
+    sides are two of a pile's outline at one of its corners (``vision.detect.CORNER_EPS``),
+    and a card photographed from close by. Named by the first look alone at an outline guessed, a
     card barely sure must also have the features lean to it (``Recognizer.guess_quad``), as
     must one on an outline found far smaller than another card named (``_small_checked``).
     At an outline guessed (a half, a piece, a pile's corner), a card the first look finds
@@ -102,11 +103,21 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         out = out + named if named else _as_one(rec, image, block, out, rec.guess_quad)[0]
         pieces.extend(named)
     # A part lying on a card read already (whole or as a half) is that card.
-    named = _named(rec, image, parts, None, [r.corners for r in out])
-    out.extend(named)
-    pieces.extend(named)
+    known = [r.corners for r in out]
+    unnamed = []
+    for part in parts:
+        named = _named(rec, image, [part], None, known)
+        out.extend(named)
+        pieces.extend(named)
+        unnamed.extend([] if named else [part])
     out = _around_panels(rec, image, panels, out)
     out = _at_corners(rec, image, at_corners, out)
+    # A part not named may be two cards side by side whose seam did not show: its halves
+    # lying on no card read (a place at a corner, better fitted, goes first).
+    for part in unnamed:
+        named = _named(rec, image, halves(part), part, [r.corners for r in out])
+        out.extend(named)
+        pieces.extend(named)
     for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
         out, named = _as_one(rec, image, quad, out, rec.classify_quad)
         if named:
