@@ -433,7 +433,8 @@ def test_a_card_photographed_large_is_found_though_its_round_corners_skew_the_fi
 
 def test_a_corner_cut_off_where_one_side_fades_is_put_back():
     """Three sides along edges and the fourth hardly: the side beside the faint one that is
-    cut short is lengthened to the opposite side's length. Otherwise no place."""
+    cut short is lengthened to the opposite side's length (none cut: the quad as it is).
+    Otherwise no place."""
     from vision.detect import _faint_side_completed
 
     card = np.float32([[100, 100], [190, 100], [190, 226], [100, 226]])
@@ -447,4 +448,4 @@ def test_a_corner_cut_off_where_one_side_fades_is_put_back():
     assert place is not None and np.allclose(place, card, atol=0.01)
     assert _faint_side_completed(cut, [1.0, 1.0, 0.5, 0.1], area) is None  # two sides weak
     assert _faint_side_completed(cut, [1.0, 1.0, 1.0, 0.5], area) is None  # none faint
-    assert _faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area) is None  # nothing cut
+    assert np.array_equal(_faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area), card)

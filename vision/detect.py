@@ -85,12 +85,11 @@ CORNER_ASPECT = (1.15, 1.7)
 CORNER_INSIDE = 0.9
 # A light card on a cloth nearly as light (or in glare) may show its edge on three sides only:
 # its outline's hull then cuts off the corner where the fourth side's edge fades. Three sides
-# running along edges (FAINT_OTHERS each) and one hardly (under MIN_SIDE_SUPPORT), the sides
-# beside the faint one differing in length (the shorter under FAINT_CUT of the longer), the
-# shorter is lengthened to the longer's length: a card's opposite sides are about as long in
-# a picture. The place so found must be named to count (``Outlines.at_corners``).
+# running along edges (FAINT_OTHERS each) and one hardly (under MIN_SIDE_SUPPORT), the shorter
+# of the sides beside the faint one is lengthened to the longer's length: a card's opposite
+# sides are about as long in a picture. The place so found must be named to count
+# (``Outlines.at_corners``).
 FAINT_OTHERS = 0.8
-FAINT_CUT = 0.85
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -896,9 +895,9 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
 def _faint_side_completed(q: np.ndarray, support: list[float], img_area: float
                           ) -> np.ndarray | None:
     """The place of a card whose edge shows on three sides of ``q`` only, the corner cut off
-    where the fourth side's edge fades put back (see FAINT_OTHERS and FAINT_CUT); None when
-    ``q`` is no such outline or the place is not card-shaped. ``support``: the share of each
-    side along an edge (``_refine``)."""
+    where the fourth side's edge fades put back (see FAINT_OTHERS; with nothing cut off, ``q``
+    itself); None when ``q`` is no such outline or the place is not card-shaped.
+    ``support``: the share of each side along an edge (``_refine``)."""
     weak = [i for i, v in enumerate(support) if v < MIN_SIDE_SUPPORT]
     if len(weak) != 1 or min(v for i, v in enumerate(support) if i != weak[0]) < FAINT_OTHERS:
         return None
@@ -906,12 +905,10 @@ def _faint_side_completed(q: np.ndarray, support: list[float], img_area: float
     p = q.tolist()
     before, after = p[k - 1], p[(k + 2) % 4]  # the far ends of the sides beside it
     la, lb = _dist(before, p[k]), _dist(p[(k + 1) % 4], after)
-    if min(la, lb) >= FAINT_CUT * max(la, lb):
-        return None  # nothing cut off: the faint side is where it shows
     if la < lb:  # the side ending at corner k was cut short
         p[k] = [before[0] + (p[k][0] - before[0]) * lb / la,
                 before[1] + (p[k][1] - before[1]) * lb / la]
-    else:  # the side starting at corner k + 1 was
+    elif lb < la:  # the side starting at corner k + 1 was
         j = (k + 1) % 4
         p[j] = [after[0] + (p[j][0] - after[0]) * la / lb,
                 after[1] + (p[j][1] - after[1]) * la / lb]
