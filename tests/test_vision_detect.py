@@ -446,6 +446,22 @@ def test_a_corner_cut_off_where_one_side_fades_is_put_back():
     flipped = np.float32([[100, 100], [190, 100], [160, 226], [100, 226]])
     place = _faint_side_completed(flipped, [1.0, 0.1, 0.95, 1.0], area)
     assert place is not None and np.allclose(place, card, atol=0.01)
-    assert _faint_side_completed(cut, [1.0, 1.0, 0.5, 0.1], area) is None  # two sides weak
+    assert _faint_side_completed(cut, [1.0, 0.5, 1.0, 0.1], area) is None  # a side between
     assert _faint_side_completed(cut, [1.0, 1.0, 1.0, 0.5], area) is None  # none faint
     assert np.array_equal(_faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area), card)
+
+
+@pytest.mark.parametrize("corner", range(4))
+def test_a_card_whose_two_sides_fade_at_one_corner_is_laid_on_the_two_that_show(corner):
+    """Glare on a corner hides both sides there: the card's place is the parallelogram on
+    the two sides that show. Two faint sides facing each other give no place."""
+    from vision.detect import _faint_side_completed
+
+    card = np.float32([[100, 100], [190, 100], [190, 226], [100, 226]])
+    cut = card.copy()
+    cut[corner] += (card.mean(axis=0) - card[corner]) * 0.3  # the hull cuts that corner
+    support = [1.0] * 4
+    support[corner] = support[corner - 1] = 0.1  # the sides ending and starting there
+    place = _faint_side_completed(cut, support, 640 * 480.0)
+    assert place is not None and np.allclose(place, card, atol=0.01)
+    assert _faint_side_completed(cut, [0.1, 1.0, 0.1, 1.0], 640 * 480.0) is None

@@ -472,12 +472,13 @@ def test_an_outline_far_smaller_than_a_card_named_is_not_named_by_the_features(m
                for r in readings)
 
 
-@pytest.mark.parametrize("seed", [700092, 700142, 700245])
+@pytest.mark.parametrize("seed", [700092, 700142, 700245, 300101, 300128, 300205])
 def test_a_card_whose_edge_a_hand_hides_on_one_side_is_read_on_its_own_outline(seed):
-    """A hand over a card's corner hides the edge along one side: the outline that shows
-    runs round three sides, and its hull cuts the corner off. A whole picture read at once
-    puts the corner back (the side beside it lengthened to the opposite side's length) and
-    takes the card there once it is named. The table's finder does not look there."""
+    """A hand over a card's corner hides the edge along one side, or two: the outline that
+    shows runs round the others, and its hull cuts the corner off. A whole picture read at
+    once puts the corner back (the side beside it lengthened to the opposite side's length,
+    or the card laid on the two sides that show) and takes the card there once it is named.
+    The table's finder does not look there."""
     from vision.detect import find_cards
 
     deck = S.load_deck()

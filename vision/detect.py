@@ -83,12 +83,13 @@ CORNER_MAX_RUNS = 16
 CORNER_COS = 0.26
 CORNER_ASPECT = (1.15, 1.7)
 CORNER_INSIDE = 0.9
-# A light card on a cloth nearly as light (or in glare) may show its edge on three sides only:
-# its outline's hull then cuts off the corner where the fourth side's edge fades. Three sides
-# running along edges (FAINT_OTHERS each) and one hardly (under MIN_SIDE_SUPPORT), the shorter
-# of the sides beside the faint one is lengthened to the longer's length: a card's opposite
-# sides are about as long in a picture. The place so found must be named to count
-# (``Outlines.at_corners``).
+# A light card on a cloth nearly as light (or in glare, or under a hand) may show its edge on
+# three sides only, or two: its outline's hull then cuts off the corner where the others'
+# edge fades. Three sides running along edges (FAINT_OTHERS each) and one hardly (under
+# MIN_SIDE_SUPPORT), the shorter of the sides beside the faint one is lengthened to the
+# longer's length: a card's opposite sides are about as long in a picture. Two sides meeting
+# at a corner running along edges and the other two hardly, the card is the parallelogram on
+# the two. The place so found must be named to count (``Outlines.at_corners``).
 FAINT_OTHERS = 0.8
 
 
@@ -554,8 +555,8 @@ def find_outlines(image: np.ndarray, *, one_card: bool = False, colour: bool = F
     - at_corners: card-shaped places at the corners of outlines that hold more than the
       cards found fill (a pile, light cards touching with no line between them), where two
       sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after), and
-      places of cards whose edge shows on three sides only (a hand or glare hiding the
-      fourth), the corner the outline's hull cut off put back (``FAINT_OTHERS``). Most
+      places of cards whose edge shows on three sides only, or two (a hand or glare hiding
+      the others), the corner the outline's hull cut off put back (``FAINT_OTHERS``). Most
       are not cards: a reader must name one before taking it for a card.
 
     ``one_card``: the picture is a photo of one card on a table, which may take much of it
@@ -719,6 +720,9 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
                 if _supported(s2):
                     q, s = q2, s2
         if not _card_shaped(q, img_area):
+            place = _faint_side_completed(q, s, img_area) if whole else None
+            if place is not None:
+                out.at_corners.append(place)
             if _aspect(q) < MIN_ASPECT:
                 squares.append(q)
             elif (whole and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
@@ -894,15 +898,26 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
 
 def _faint_side_completed(q: np.ndarray, support: list[float], img_area: float
                           ) -> np.ndarray | None:
-    """The place of a card whose edge shows on three sides of ``q`` only, the corner cut off
-    where the fourth side's edge fades put back (see FAINT_OTHERS; with nothing cut off, ``q``
-    itself); None when ``q`` is no such outline or the place is not card-shaped.
-    ``support``: the share of each side along an edge (``_refine``)."""
+    """The place of a card whose edge shows on three sides of ``q`` only, or on two meeting
+    at a corner, the corner cut off where the others' edge fades put back (see FAINT_OTHERS;
+    with nothing cut off, ``q`` itself); None when ``q`` is no such outline or the place is
+    not card-shaped. ``support``: the share of each side along an edge (``_refine``)."""
     weak = [i for i, v in enumerate(support) if v < MIN_SIDE_SUPPORT]
-    if len(weak) != 1 or min(v for i, v in enumerate(support) if i != weak[0]) < FAINT_OTHERS:
+    if not 1 <= len(weak) <= 2 or min(v for i, v in enumerate(support)
+                                      if i not in weak) < FAINT_OTHERS:
+        return None
+    p = q.tolist()
+    if len(weak) == 2 and weak[1] - weak[0] in (1, 3):
+        # Two faint sides meeting at a corner (glare on it): the card on the two that show,
+        # which meet at corner a + 1, its fourth corner where they put it.
+        a = (weak[1] + 1) % 4 if weak[1] - weak[0] == 1 else weak[0] + 1
+        b, c = (a + 1) % 4, (a + 2) % 4
+        p[(a + 3) % 4] = [p[a][0] + p[c][0] - p[b][0], p[a][1] + p[c][1] - p[b][1]]
+        place = np.float32(p)
+        return place if _card_shaped(place, img_area) else None
+    if len(weak) != 1:
         return None
     k = weak[0]  # the faint side runs from corner k to corner k + 1
-    p = q.tolist()
     before, after = p[k - 1], p[(k + 2) % 4]  # the far ends of the sides beside it
     la, lb = _dist(before, p[k]), _dist(p[(k + 1) % 4], after)
     if la < lb:  # the side ending at corner k was cut short
