@@ -449,6 +449,8 @@ def test_a_corner_cut_off_where_one_side_fades_is_put_back():
     assert _faint_side_completed(cut, [1.0, 0.5, 1.0, 0.1], area) is None  # a side between
     assert _faint_side_completed(cut, [1.0, 1.0, 1.0, 0.5], area) is None  # none faint
     assert np.array_equal(_faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area), card)
+    squashed = np.float32([[100, 100], [190, 100], [190, 226], [190, 226]])  # a side of none
+    assert _faint_side_completed(squashed, [1.0, 1.0, 1.0, 0.1], area) is None
 
 
 @pytest.mark.parametrize("corner", range(4))

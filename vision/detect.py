@@ -920,6 +920,8 @@ def _faint_side_completed(q: np.ndarray, support: list[float], img_area: float
     k = weak[0]  # the faint side runs from corner k to corner k + 1
     before, after = p[k - 1], p[(k + 2) % 4]  # the far ends of the sides beside it
     la, lb = _dist(before, p[k]), _dist(p[(k + 1) % 4], after)
+    if min(la, lb) < 1.0:
+        return None  # a side of no length: no card's outline
     if la < lb:  # the side ending at corner k was cut short
         p[k] = [before[0] + (p[k][0] - before[0]) * lb / la,
                 before[1] + (p[k][1] - before[1]) * lb / la]
