@@ -26,6 +26,23 @@ def lines(path):
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
+def played(log_path, events):
+    """A table session on ``log_path`` with ``events`` pushed."""
+    session = TableSession.open(log_path)
+    for event in events:
+        session.push(event)
+    return session
+
+
+def damaged(log_path, line, text):
+    """The log on ``log_path`` with its line number ``line`` (from 0) replaced by ``text``:
+    its bytes after."""
+    lines = log_path.read_text().splitlines()
+    lines[line] = text
+    log_path.write_text("\n".join(lines) + "\n")
+    return log_path.read_bytes()
+
+
 @pytest.fixture
 def log_path(tmp_path):
     return tmp_path / "state" / "table.jsonl"
@@ -43,9 +60,7 @@ def test_each_event_is_on_disk_when_push_returns(log_path):
 
 def test_a_refused_event_writes_nothing(log_path):
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:5]:
-        session.push(event)
+    session = played(log_path, events[:5])
     before = (log_path.read_bytes(), session.state)
     with pytest.raises(TableError):
         session.push({"event": "duel", "player": "Zed", "target": "Ann", "accepted": False})
@@ -76,9 +91,7 @@ def replay_file_state(events):
 
 def test_the_game_resumes_after_a_crash(log_path):
     events = planned()
-    first = TableSession.open(log_path)
-    for event in events[:12]:
-        first.push(event)
+    first = played(log_path, events[:12])
     first.undo()
     first.push(events[11])
     # The process dies here: nothing is closed.
@@ -94,9 +107,7 @@ def test_the_game_resumes_after_a_crash(log_path):
 
 def test_a_torn_last_line_is_dropped_with_a_message(log_path):
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:8]:
-        session.push(event)
+    session = played(log_path, events[:8])
     session.close()
     with open(log_path, "ab") as f:
         f.write(b'{"event":"investigate","player":"A')  # the power went mid-line
@@ -114,14 +125,9 @@ def test_a_torn_last_line_is_dropped_with_a_message(log_path):
 
 def test_a_damaged_line_in_the_middle_keeps_the_game_before_it(log_path, tmp_path):
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:10]:
-        session.push(event)
+    session = played(log_path, events[:10])
     session.close()
-    text = log_path.read_text().splitlines()
-    text[6] = "\x00\x00garbage"
-    log_path.write_text("\n".join(text) + "\n")
-    original = log_path.read_bytes()
+    original = damaged(log_path, 6, "\x00\x00garbage")
     resumed = TableSession.open(log_path)
     [message] = resumed.messages
     assert "bad line 7" in message and "resumes from just before it" in message
@@ -254,9 +260,7 @@ def test_a_bad_new_game_changes_nothing(log_path):
 
 def test_disk_full_keeps_playing_and_saves_again_when_there_is_room(log_path, monkeypatch):
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:5]:
-        session.push(event)
+    session = played(log_path, events[:5])
     full = OSError(errno.ENOSPC, "No space left on device")
     real_append, real_open = TableLog.append, open
     broken = [True]
@@ -300,9 +304,7 @@ def test_disk_full_keeps_playing_and_saves_again_when_there_is_room(log_path, mo
 
 def test_a_new_game_saves_the_old_one_first_when_the_disk_is_back(log_path, monkeypatch):
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:5]:
-        session.push(event)
+    session = played(log_path, events[:5])
     real_append = TableLog.append
     monkeypatch.setattr(TableLog, "append", lambda self, e: (_ for _ in ()).throw(
         OSError(errno.ENOSPC, "No space left on device")))
@@ -317,14 +319,9 @@ def test_a_new_game_saves_the_old_one_first_when_the_disk_is_back(log_path, monk
 
 def test_a_damaged_log_that_cannot_be_kept_aside_is_not_written_over(log_path, monkeypatch):
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:6]:
-        session.push(event)
+    session = played(log_path, events[:6])
     session.close()
-    text = log_path.read_text().splitlines()
-    text[3] = "garbage"
-    log_path.write_text("\n".join(text) + "\n")
-    original = log_path.read_bytes()
+    original = damaged(log_path, 3, "garbage")
 
     def refuse(src, dst):
         raise OSError(errno.EROFS, "Read-only file system")
@@ -536,9 +533,7 @@ def test_a_state_folder_removed_while_the_table_runs_is_made_again(log_path):
     import shutil
 
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:4]:
-        session.push(event)
+    session = played(log_path, events[:4])
     shutil.rmtree(log_path.parent)
     session.push(events[4])
     assert session.messages == ["The table log was removed while the table ran: it is written "
@@ -661,9 +656,7 @@ def test_a_log_replaced_while_the_table_runs_is_written_again(log_path):
     """Another file put in the log's place (a copy restored over it): the moves went on
     into the file replaced, that no one can open again."""
     events = planned()
-    session = TableSession.open(log_path)
-    for event in events[:4]:
-        session.push(event)
+    session = played(log_path, events[:4])
     other = log_path.with_name("restored.jsonl")
     other.write_text("")
     other.replace(log_path)
