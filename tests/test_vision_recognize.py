@@ -1174,3 +1174,17 @@ def test_each_reference_file_is_read_once_to_tell_copies_apart(tmp_path, monkeyp
     files = reference_files(tmp_path / "refs")
     assert same_pictures(files) == []
     assert sorted(reads) == sorted(f.name for paths in files.values() for f in paths)
+
+
+def test_a_card_warped_a_quarter_turned_is_the_portrait_crop_turned():
+    """``warp_quad(..., quarter=True)``: a square-looking card may lie either way round; the
+    crop turned a quarter from the portrait one is that one turned."""
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 255, (200, 200, 3), dtype=np.uint8)
+    square = np.float32([[40, 40], [160, 40], [160, 160], [40, 160]])
+    plain = warp_quad(image, square, (100, 100), interpolation=cv2.INTER_NEAREST)
+    turned = warp_quad(image, square, (100, 100), interpolation=cv2.INTER_NEAREST,
+                       quarter=True)
+    assert not np.array_equal(plain, turned)
+    assert np.array_equal(np.rot90(plain, 1), turned) or np.array_equal(np.rot90(plain, -1),
+                                                                        turned)

@@ -504,3 +504,25 @@ def test_two_cards_side_by_side_cut_out_as_one_piece_are_read_as_its_halves(pips
         assert best.label == label and quad_iou(best.corners, card.corners) >= 0.9
     truth = {c.label for c in scene.cards}
     assert all(r.label in truth for r in readings if r.label is not None)
+
+
+@pytest.mark.parametrize(("seed", "label"), [(40004, "ghost"), (40022, "living_armor"),
+                                             (40071, "cook"), (40039, "cook"),
+                                             (40050, "living_armor")])
+def test_a_card_photographed_from_the_side_is_read_though_it_looks_square_or_long(seed, label):
+    """A photo taken at a slant (the camera tilted 22 to 45 degrees) shows some cards as
+    square as 1 : 1, or longer than 1 : 1.85: out of a card's proportions, their outlines are
+    set aside, then read as cards when the first look names them (a square one both ways
+    round)."""
+    from vision.detect import MAX_ASPECT, MIN_ASPECT, _aspect
+
+    deck = S.load_deck()
+    scene = S.random_scene(deck, seed, tilt=0.45, arrangement="spread")
+    [card] = [c for c in scene.cards if c.label == label and c.fully_visible
+              and not MIN_ASPECT <= _aspect(np.float32(c.corners)) <= MAX_ASPECT]
+    rec = Recognizer.from_dir(Path(__file__).resolve().parents[1] / "assets" / "cards")
+    readings = rec.read(scene.image)
+    best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
+    assert best.label == label and quad_iou(best.corners, card.corners) >= 0.9
+    truth = {c.label for c in scene.cards}
+    assert all(r.label in truth for r in readings if r.label is not None)

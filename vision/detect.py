@@ -21,6 +21,10 @@ import numpy as np
 
 # A card's long side over its short side is 88 / 63 = 1.40; a tilted camera changes it.
 MIN_ASPECT, MAX_ASPECT = 1.1, 1.85
+# Seen from the side (a photo taken at a slant), a card may look square, or longer than any
+# card: up to SLANTED_MAX times as long as wide (a reader names such an outline before taking
+# it for a card).
+SLANTED_MAX = 2.3
 SQUARISH = 1.2  # below this a candidate is checked for being one of the mat's markers
 MIN_AREA_FRAC = 0.008  # of the picture (a card at least about 50 x 70 pixels at 640 x 480)
 MAX_AREA_FRAC = 0.5
@@ -532,6 +536,7 @@ class Outlines(NamedTuple):
     close_ups: list[np.ndarray]
     panels: list[np.ndarray]
     at_corners: list[np.ndarray]
+    slanted: list[np.ndarray]
 
 
 def find_outlines(image: np.ndarray, *, one_card: bool = False, colour: bool = False
@@ -549,15 +554,19 @@ def find_outlines(image: np.ndarray, *, one_card: bool = False, colour: bool = F
       ``MAX_AREA_FRAC`` of the picture, up to ``CLOSE_UP_FRAC``), largest first: one card
       photographed from close by, or else a mat or a tray the cards lie on.
     - panels: the other four-sided outlines looked at and set aside: about square (a
-      picture, a marker, a mat's slot), or inside or over a card found (its frame, its
-      picture panel). A reader that knows where a deck's cards have a panel can try the card
-      around each, where a card's own outline does not show whole.
+      picture, a marker, a mat's slot, a card seen from the side), or inside or over a card
+      found (its frame, its picture panel). A reader that knows where a deck's cards have a
+      panel can try the card around each, where a card's own outline does not show whole;
+      one may try each about square as a card seen from the side.
     - at_corners: card-shaped places at the corners of outlines that hold more than the
       cards found fill (a pile, light cards touching with no line between them), where two
       sides of a card's outline may lie along the outline's (``CORNER_EPS`` and after), and
       places of cards whose edge shows on three sides only, or two (a hand or glare hiding
       the others), the corner the outline's hull cut off put back (``FAINT_OTHERS``). Most
       are not cards: a reader must name one before taking it for a card.
+    - slanted: outlines along edges all round, longer than a card's proportions allow (up
+      to ``SLANTED_MAX``): a card photographed from the side, lengthwise, or no card; a
+      reader must name one before taking it for a card.
 
     ``one_card``: the picture is a photo of one card on a table, which may take much of it
     (a reference photo): a large outline whose four sides kept do not run along edges is
@@ -630,7 +639,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
              edges: np.ndarray | None = None) -> Outlines:
     """``_find`` at the working size (``edges``: the picture's edges, when not ``_edges``
     of ``grey``)."""
-    out = Outlines([], [], [], [], [], [])
+    out = Outlines([], [], [], [], [], [], [])
     blocks = out.blocks
     h, w = grey.shape[:2]
     # A reference photo is cut along the line just outside its card's edge: measured on four
@@ -650,6 +659,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     kept: list[np.ndarray] = []  # the cards found so far, as contours
     markers: list[np.ndarray] = []
     squares: list[np.ndarray] = []  # outlines about as long as wide
+    slanted: list[np.ndarray] = []  # outlines longer than a card's, along edges all round
     large: list[np.ndarray] = []  # card-shaped, larger than a card on a table
     most = CLOSE_UP_FRAC if whole else MAX_AREA_FRAC
     least, largest = 0.7 * MIN_AREA_FRAC * img_area, 1.2 * most * img_area  # a quad's area
@@ -728,6 +738,8 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
             elif (whole and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
                   and _card_shaped(q, img_area, most=CLOSE_UP_FRAC) and _supported(s)):
                 large.append(q)
+            elif whole and _aspect(q) <= SLANTED_MAX and _supported(s):
+                slanted.append(q)  # a card seen from the side, lengthwise?
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
@@ -750,6 +762,7 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     taken = {id(q) for q in cards + blocks}
     out.panels.extend(q for q in cands if id(q) not in taken)
     out.panels.extend(squares)
+    out.slanted.extend(slanted)
     out.close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
     # The outer outlines, their small gaps closed.
     outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

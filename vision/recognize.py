@@ -277,15 +277,20 @@ def _normalise(image: np.ndarray, side: int | None = None) -> np.ndarray:
 
 
 def warp_quad(image: np.ndarray, corners: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H),
-              *, interpolation: int = cv2.INTER_LINEAR) -> np.ndarray:
+              *, interpolation: int = cv2.INTER_LINEAR, quarter: bool = False) -> np.ndarray:
     """The card inside ``corners`` (4 x 2, in order around it) warped flat, portrait.
 
     The first side (corner 0 to 1) becomes the top edge when it is the shorter one; otherwise
     the crop is turned so that the card still comes out portrait. Corners going round the
     other way (counter-clockwise on screen) are taken in reverse, so the card is not mirrored.
+    ``quarter``: turned a quarter from that (a card seen from the side may look square, and
+    then lie either way).
     """
     w, h = size
-    m = cv2.getPerspectiveTransform(_portrait_corners(corners), picture_corners(w, h))
+    c = _portrait_corners(corners)
+    if quarter:
+        c = np.concatenate((c[1:], c[:1]))
+    m = cv2.getPerspectiveTransform(c, picture_corners(w, h))
     return cv2.warpPerspective(image, m, (w, h), flags=interpolation,
                                borderMode=cv2.BORDER_REPLICATE)
 

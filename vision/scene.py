@@ -16,10 +16,14 @@ import numpy as np
 
 from vision.detect import (
     _UNIT,
+    MIN_ASPECT,
     MIN_SIDE_SUPPORT,
+    SLANTED_MAX,
+    _aspect,
     _card_shaped,
     _centre,
     _inter,
+    card_proportioned,
     changed,
     find_cards,
     find_outlines,
@@ -29,7 +33,16 @@ from vision.detect import (
     quad_iou,
     seam_pieces,
 )
-from vision.recognize import GUESS_SURE, Match, Reading, Recognizer, as_grey, point_inside
+from vision.recognize import (
+    GUESS_SURE,
+    Match,
+    Reading,
+    Recognizer,
+    as_grey,
+    picture_corners,
+    point_inside,
+    warp_quad,
+)
 
 # A card the features name lies on the outline it was found by when they place it over at
 # least PLACED_SHARE of that outline's area (unless that outline is far smaller than the card,
@@ -80,7 +93,7 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     one of several look-alikes without telling which is a card too, unknown
     (``Match.alike``).
     """
-    cards, blocks, parts, close_ups, panels, at_corners = find_outlines(image)
+    cards, blocks, parts, close_ups, panels, at_corners, slanted = find_outlines(image)
     out = []
     pieces: list[Reading] = []  # halves and parts named by their look alone
     found: list[Reading] = []  # the cards named on the outlines found
@@ -112,6 +125,7 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         unnamed.extend([] if named else [part])
     out = _around_panels(rec, image, panels, out)
     out = _at_corners(rec, image, at_corners, out)
+    out = _slanted(rec, image, [*panels, *slanted], out)
     # A part not named may be two cards side by side whose seam did not show: its halves
     # lying on no card read (a place at a corner, better fitted, goes first).
     for part in unnamed:
@@ -413,6 +427,38 @@ def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray]
             # In a pile the middle of a card named may lie under this one: it stays.
             on = _unknown_under(card, readings, named_below=True)
             readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
+    return readings
+
+
+def _slanted(rec: Recognizer, image: np.ndarray, panels: Sequence[np.ndarray],
+             readings: list[Reading]) -> list[Reading]:
+    """``readings`` with the cards the first look names (``Recognizer.guess_quad``), or
+    finds one of cards alike (``_a_card``), on the ``panels`` of no card's proportions but
+    for a slant (as square as 1 : 1, or up to ``vision.detect.SLANTED_MAX``: a card
+    photographed from the side) lying over no card named, each pushed onto the edges near it
+    and running along them all round, in place of the unknown ones there. One that looks
+    square is looked at both ways round: which of its sides is the card's long side does not
+    show."""
+    h, w = image.shape[:2]
+    for panel in panels:
+        if card_proportioned(panel) or _over_named(panel, readings):
+            continue
+        found = on_outline(image, panel)
+        if found is None or min(found[1]) < MIN_SIDE_SUPPORT:
+            continue
+        card = found[0]
+        if (not _card_shaped(card, h * w, (1.0, SLANTED_MAX))
+                or _over_named(card, readings)):
+            continue
+        m = rec.guess_quad(image, card)
+        if not _a_card(m) and _aspect(card) < MIN_ASPECT:
+            # As square as it looks, the card may lie the other way: turned a quarter.
+            flat = warp_quad(image, card, quarter=True)
+            m = rec.guess_quad(flat, picture_corners(flat.shape[1], flat.shape[0]))
+        if _a_card(m):
+            on = _unknown_under(card, readings)
+            if on is not None:
+                readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
     return readings
 
 
