@@ -440,17 +440,18 @@ def test_a_corner_cut_off_where_one_side_fades_is_put_back():
     card = np.float32([[100, 100], [190, 100], [190, 226], [100, 226]])
     cut = np.float32([[100, 100], [190, 100], [190, 226], [130, 226]])  # bottom side cut short
     area = 640 * 480.0
-    place = _faint_side_completed(cut, [1.0, 1.0, 0.95, 0.1], area)
-    assert place is not None and np.allclose(place, card, atol=0.01)
+    [place] = _faint_side_completed(cut, [1.0, 1.0, 0.95, 0.1], area)
+    assert np.allclose(place, card, atol=0.01)
     # The same cut the other way round: the side after the faint one is short.
     flipped = np.float32([[100, 100], [190, 100], [160, 226], [100, 226]])
-    place = _faint_side_completed(flipped, [1.0, 0.1, 0.95, 1.0], area)
-    assert place is not None and np.allclose(place, card, atol=0.01)
-    assert _faint_side_completed(cut, [1.0, 0.5, 1.0, 0.1], area) is None  # a side between
-    assert _faint_side_completed(cut, [1.0, 1.0, 1.0, 0.5], area) is None  # none faint
-    assert np.array_equal(_faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area), card)
+    [place] = _faint_side_completed(flipped, [1.0, 0.1, 0.95, 1.0], area)
+    assert np.allclose(place, card, atol=0.01)
+    assert _faint_side_completed(cut, [1.0, 0.5, 1.0, 0.1], area) == []  # a side between
+    assert _faint_side_completed(cut, [1.0, 1.0, 1.0, 0.5], area) == []  # none faint
+    [place] = _faint_side_completed(card, [1.0, 1.0, 1.0, 0.1], area)
+    assert np.array_equal(place, card)
     squashed = np.float32([[100, 100], [190, 100], [190, 226], [190, 226]])  # a side of none
-    assert _faint_side_completed(squashed, [1.0, 1.0, 1.0, 0.1], area) is None
+    assert _faint_side_completed(squashed, [1.0, 1.0, 1.0, 0.1], area) == []
 
 
 @pytest.mark.parametrize("corner", range(4))
@@ -464,6 +465,6 @@ def test_a_card_whose_two_sides_fade_at_one_corner_is_laid_on_the_two_that_show(
     cut[corner] += (card.mean(axis=0) - card[corner]) * 0.3  # the hull cuts that corner
     support = [1.0] * 4
     support[corner] = support[corner - 1] = 0.1  # the sides ending and starting there
-    place = _faint_side_completed(cut, support, 640 * 480.0)
-    assert place is not None and np.allclose(place, card, atol=0.01)
-    assert _faint_side_completed(cut, [0.1, 1.0, 0.1, 1.0], 640 * 480.0) is None
+    [place] = _faint_side_completed(cut, support, 640 * 480.0)
+    assert np.allclose(place, card, atol=0.01)
+    assert _faint_side_completed(cut, [0.1, 1.0, 0.1, 1.0], 640 * 480.0) == []

@@ -659,7 +659,6 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     kept: list[np.ndarray] = []  # the cards found so far, as contours
     markers: list[np.ndarray] = []
     squares: list[np.ndarray] = []  # outlines about as long as wide
-    slanted: list[np.ndarray] = []  # outlines longer than a card's, along edges all round
     large: list[np.ndarray] = []  # card-shaped, larger than a card on a table
     most = CLOSE_UP_FRAC if whole else MAX_AREA_FRAC
     least, largest = 0.7 * MIN_AREA_FRAC * img_area, 1.2 * most * img_area  # a quad's area
@@ -730,25 +729,20 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
                 if _supported(s2):
                     q, s = q2, s2
         if not _card_shaped(q, img_area):
-            place = _faint_side_completed(q, s, img_area) if whole else None
-            if place is not None:
-                out.at_corners.append(place)
+            out.at_corners.extend(_faint_side_completed(q, s, img_area) if whole else ())
             if _aspect(q) < MIN_ASPECT:
                 squares.append(q)
             elif (whole and cv2.contourArea(q) > MAX_AREA_FRAC * img_area
                   and _card_shaped(q, img_area, most=CLOSE_UP_FRAC) and _supported(s)):
                 large.append(q)
             elif whole and _aspect(q) <= SLANTED_MAX and _supported(s):
-                slanted.append(q)  # a card seen from the side, lengthwise?
+                out.slanted.append(q)  # a card seen from the side, lengthwise?
             continue
         if not on_card and _aspect(q) < SQUARISH and _is_marker(grey, q):
             markers.append(q.reshape(-1, 1, 2))  # snapped to a marker's own outline
             continue
         if not _supported(s):
-            if whole:
-                place = _faint_side_completed(q, s, img_area)
-                if place is not None:
-                    out.at_corners.append(place)
+            out.at_corners.extend(_faint_side_completed(q, s, img_area) if whole else ())
             continue
         cands.append(q)
         found.append((*_centre(q), cv2.contourArea(q)))
@@ -762,7 +756,6 @@ def _find_at(grey: np.ndarray, *, whole: bool, one_card: bool = False,
     taken = {id(q) for q in cards + blocks}
     out.panels.extend(q for q in cands if id(q) not in taken)
     out.panels.extend(squares)
-    out.slanted.extend(slanted)
     out.close_ups.extend(_resolve(large))  # an outline's inner frame, or two cards' outline: once
     # The outer outlines, their small gaps closed.
     outer, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -910,40 +903,44 @@ def _at_corners(outline: np.ndarray, img_area: float) -> list[np.ndarray]:
 
 
 def _faint_side_completed(q: np.ndarray, support: list[float], img_area: float
-                          ) -> np.ndarray | None:
+                          ) -> list[np.ndarray]:
     """The place of a card whose edge shows on three sides of ``q`` only, or on two meeting
     at a corner, the corner cut off where the others' edge fades put back (see FAINT_OTHERS;
-    with nothing cut off, ``q`` itself); None when ``q`` is no such outline or the place is
-    not card-shaped. ``support``: the share of each side along an edge (``_refine``)."""
+    with nothing cut off, ``q`` itself), as a list of one; none when ``q`` is no such outline
+    or the place is not card-shaped. ``support``: the share of each side along an edge
+    (``_refine``)."""
     weak = [i for i, v in enumerate(support) if v < MIN_SIDE_SUPPORT]
     if not 1 <= len(weak) <= 2 or min(v for i, v in enumerate(support)
                                       if i not in weak) < FAINT_OTHERS:
-        return None
+        return []
     p = q.tolist()
-    if len(weak) == 2 and weak[1] - weak[0] in (1, 3):
+    if len(weak) == 2:
+        if weak[1] - weak[0] == 2:
+            return []  # two faint sides facing each other: no corner was cut
         # Two faint sides meeting at a corner (glare on it): the card on the two that show,
         # which meet at corner a + 1, its fourth corner where they put it.
         a = (weak[1] + 1) % 4 if weak[1] - weak[0] == 1 else weak[0] + 1
         b, c = (a + 1) % 4, (a + 2) % 4
         p[(a + 3) % 4] = [p[a][0] + p[c][0] - p[b][0], p[a][1] + p[c][1] - p[b][1]]
-        place = np.float32(p)
-        return place if _card_shaped(place, img_area) else None
-    if len(weak) != 1:
-        return None
-    k = weak[0]  # the faint side runs from corner k to corner k + 1
-    before, after = p[k - 1], p[(k + 2) % 4]  # the far ends of the sides beside it
-    la, lb = _dist(before, p[k]), _dist(p[(k + 1) % 4], after)
-    if min(la, lb) < 1.0:
-        return None  # a side of no length: no card's outline
-    if la < lb:  # the side ending at corner k was cut short
-        p[k] = [before[0] + (p[k][0] - before[0]) * lb / la,
-                before[1] + (p[k][1] - before[1]) * lb / la]
-    elif lb < la:  # the side starting at corner k + 1 was
+    else:
+        k = weak[0]  # the faint side runs from corner k to corner k + 1
         j = (k + 1) % 4
-        p[j] = [after[0] + (p[j][0] - after[0]) * la / lb,
-                after[1] + (p[j][1] - after[1]) * la / lb]
+        before, after = p[k - 1], p[(k + 2) % 4]  # the far ends of the sides beside it
+        la, lb = _dist(before, p[k]), _dist(p[j], after)
+        if min(la, lb) < 1.0:
+            return []  # a side of no length: no card's outline
+        # The side cut short (ending at corner k, or starting at corner k + 1) lengthened.
+        if la < lb:
+            p[k] = _along(before, p[k], lb / la)
+        elif lb < la:
+            p[j] = _along(after, p[j], la / lb)
     place = np.float32(p)
-    return place if _card_shaped(place, img_area) else None
+    return [place] if _card_shaped(place, img_area) else []
+
+
+def _along(start: list[float], end: list[float], times: float) -> list[float]:
+    """The point ``times`` as far from ``start`` as ``end``, the same way."""
+    return [start[0] + (end[0] - start[0]) * times, start[1] + (end[1] - start[1]) * times]
 
 
 def _inside_share(q: np.ndarray, fill: np.ndarray, x: int, y: int) -> float:
