@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.detect import (
     _UNIT,
+    MAX_ASPECT,
     MIN_ASPECT,
     MIN_SIDE_SUPPORT,
     SLANTED_MAX,
@@ -85,8 +86,10 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     that no card read already lies under, or else each of its halves lying on no card read
     (two cards side by side whose own seam did not show), a card around an outline set aside
     where the deck's cards have a panel (``vision.recognize.PANEL_SHARE``), a card whose two
-    sides are two of a pile's outline at one of its corners (``vision.detect.CORNER_EPS``),
-    and a card photographed from close by. Named by the first look alone at an outline guessed, a
+    sides are two of a pile's outline at one of its corners (``vision.detect.CORNER_EPS``)
+    or whose edge shows on three sides or two (``vision.detect.FAINT_OTHERS``), a card
+    photographed from the side that looks square or too long (``_slanted``), and a card
+    photographed from close by. Named by the first look alone at an outline guessed, a
     card barely sure must also have the features lean to it (``Recognizer.guess_quad``), as
     must one on an outline found far smaller than another card named (``_small_checked``).
     At an outline guessed (a half, a piece, a pile's corner), a card the first look finds
@@ -412,15 +415,9 @@ def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray]
     one of cards alike (``_a_card``), at
     ``places`` (at the corners of outlines of several cards, ``find_outlines``), each pushed
     onto the edges near it, where no card named lies, in place of the unknown ones there."""
-    h, w = image.shape[:2]
     for place in places:
-        if _over_named(place, readings):
-            continue
-        found = on_outline(image, place)
-        if found is None or not _card_shaped(found[0], h * w):
-            continue
-        card = found[0]
-        if _over_named(card, readings):
+        card = _pushed(image, place, readings)
+        if card is None:
             continue
         m = rec.guess_quad(image, card)
         if _a_card(m):
@@ -428,6 +425,24 @@ def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray]
             on = _unknown_under(card, readings, named_below=True)
             readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
     return readings
+
+
+def _pushed(image: np.ndarray, place: np.ndarray, readings: Sequence[Reading], *,
+            aspect: tuple[float, float] = (MIN_ASPECT, MAX_ASPECT), all_round: bool = False
+            ) -> np.ndarray | None:
+    """``place`` pushed onto the edges near it (``on_outline``), when neither it nor where
+    it lands lies over a card named among ``readings`` and that is card-shaped (proportions
+    within ``aspect``); ``all_round``: every side must run along an edge. Else None."""
+    if _over_named(place, readings):
+        return None
+    found = on_outline(image, place)
+    if found is None or (all_round and min(found[1]) < MIN_SIDE_SUPPORT):
+        return None
+    h, w = image.shape[:2]
+    card = found[0]
+    if not _card_shaped(card, h * w, aspect) or _over_named(card, readings):
+        return None
+    return card
 
 
 def _slanted(rec: Recognizer, image: np.ndarray, panels: Sequence[np.ndarray],
@@ -439,16 +454,11 @@ def _slanted(rec: Recognizer, image: np.ndarray, panels: Sequence[np.ndarray],
     and running along them all round, in place of the unknown ones there. One that looks
     square is looked at both ways round: which of its sides is the card's long side does not
     show."""
-    h, w = image.shape[:2]
     for panel in panels:
-        if card_proportioned(panel) or _over_named(panel, readings):
+        if card_proportioned(panel):
             continue
-        found = on_outline(image, panel)
-        if found is None or min(found[1]) < MIN_SIDE_SUPPORT:
-            continue
-        card = found[0]
-        if (not _card_shaped(card, h * w, (1.0, SLANTED_MAX))
-                or _over_named(card, readings)):
+        card = _pushed(image, panel, readings, aspect=(1.0, SLANTED_MAX), all_round=True)
+        if card is None:
             continue
         m = rec.guess_quad(image, card)
         if not _a_card(m) and _aspect(card) < MIN_ASPECT:
