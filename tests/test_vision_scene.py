@@ -472,8 +472,13 @@ def test_an_outline_far_smaller_than_a_card_named_is_not_named_by_the_features(m
                for r in readings)
 
 
+@pytest.fixture(scope="module")
+def ours():
+    return S.load_deck(), Recognizer.from_dir(CARDS)
+
+
 @pytest.mark.parametrize("seed", [700092, 700142, 700245, 300101, 300128, 300205])
-def test_a_card_whose_edge_a_hand_hides_on_one_side_is_read_on_its_own_outline(seed):
+def test_a_card_whose_edge_a_hand_hides_on_one_side_is_read_on_its_own_outline(ours, seed):
     """A hand over a card's corner hides the edge along one side, or two: the outline that
     shows runs round the others, and its hull cuts the corner off. A whole picture read at
     once puts the corner back (the side beside it lengthened to the opposite side's length,
@@ -481,10 +486,9 @@ def test_a_card_whose_edge_a_hand_hides_on_one_side_is_read_on_its_own_outline(s
     The table's finder does not look there."""
     from vision.detect import find_cards
 
-    deck = S.load_deck()
+    deck, rec = ours
     scene = S.random_scene(deck, seed)
     [card] = [c for c in scene.cards if c.visible < 0.9]  # under the hand, partly
-    rec = Recognizer.from_dir(Path(__file__).resolve().parents[1] / "assets" / "cards")
     readings = rec.read(scene.image)
     best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
     assert best.label == card.label and quad_iou(best.corners, card.corners) >= 0.9
@@ -509,18 +513,18 @@ def test_two_cards_side_by_side_cut_out_as_one_piece_are_read_as_its_halves(pips
 @pytest.mark.parametrize(("seed", "label"), [(40004, "ghost"), (40022, "living_armor"),
                                              (40071, "cook"), (40039, "cook"),
                                              (40050, "living_armor")])
-def test_a_card_photographed_from_the_side_is_read_though_it_looks_square_or_long(seed, label):
+def test_a_card_photographed_from_the_side_is_read_though_it_looks_square_or_long(ours, seed,
+                                                                                  label):
     """A photo taken at a slant (the camera tilted 22 to 45 degrees) shows some cards as
     square as 1 : 1, or longer than 1 : 1.85: out of a card's proportions, their outlines are
     set aside, then read as cards when the first look names them (a square one both ways
     round)."""
     from vision.detect import MAX_ASPECT, MIN_ASPECT, _aspect
 
-    deck = S.load_deck()
+    deck, rec = ours
     scene = S.random_scene(deck, seed, tilt=0.45, arrangement="spread")
     [card] = [c for c in scene.cards if c.label == label and c.fully_visible
               and not MIN_ASPECT <= _aspect(np.float32(c.corners)) <= MAX_ASPECT]
-    rec = Recognizer.from_dir(Path(__file__).resolve().parents[1] / "assets" / "cards")
     readings = rec.read(scene.image)
     best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
     assert best.label == label and quad_iou(best.corners, card.corners) >= 0.9
