@@ -257,6 +257,45 @@ def test_a_guess_barely_sure_stands_only_when_the_features_lean_to_it():
         rec.check_guess(scene.image, card.corners, Match("joker", 0.9))
 
 
+@pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
+def test_half_of_a_piece_named_surely_must_have_the_features_lean_to_it():
+    """A pile of dark cards with a light picture and a hand: a piece cut out of the pile, not
+    one card, was tried as two cards side by side, and its lower half (the lower half of a
+    card half hidden) was named as another card at 0.58, the features seeing nothing there.
+    It is unknown now; the cards fully in view are named."""
+    deck = _dark_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 900192)
+    readings = rec.read(scene.image)
+    named = [r for r in readings if r.label is not None]
+    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
+                                        for r in named]
+    for card in (c for c in scene.cards if c.fully_visible):
+        best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
+        assert best.label == card.label and quad_iou(best.corners, card.corners) >= 0.9
+
+
+def test_a_guess_that_needs_the_features_lean_is_unknown_without_it(monkeypatch):
+    rec = Recognizer.from_dir(CARDS)
+    scene = S.random_scene(S.load_deck(), 50003, arrangement="spread", hand=False)
+    card = scene.cards[0]
+    sure = Match(card.label, 0.9, card.label)
+    # The features lean to it on the card: it stands; with no features at all, it does not.
+    assert rec.check_guess(scene.image, card.corners, sure, lean_needed=True) == sure
+    blank = np.full_like(scene.image, 128)
+    assert rec.check_guess(blank, card.corners, sure) is sure
+    unknown = rec.check_guess(blank, card.corners, sure, lean_needed=True)
+    assert unknown.label is None and unknown.score < rec.threshold
+    # A card with look-alikes, which the features cannot tell apart: its look decides.
+    deck = {k: v for k, v in S.pip_deck().items() if k in ("6h", "7h", "8h", "6d", "7d")}
+    pips = Recognizer({k: [v] for k, v in deck.items()})
+    monkeypatch.setattr(pips, "_feature_votes", lambda *a: pytest.fail("features asked"))
+    alike = Match("7h", 0.6, "7h")
+    assert pips.check_guess(blank, card.corners, alike, lean_needed=True) is alike
+    barely = pips.check_guess(blank, card.corners, Match("7h", 0.52), lean_needed=True)
+    assert barely.label is None
+
+
 def test_a_card_with_look_alikes_barely_sure_is_unknown(monkeypatch):
     """Playing-card-like cards: the features cannot tell a card from its look-alikes, so a
     look barely sure of one has nothing to be checked by. It is unknown, the features not

@@ -1284,7 +1284,8 @@ class Recognizer:
         return self.check_guess(image, c, self._first_look(image, c)[1])
 
     def check_guess(self, image: np.ndarray, corners: np.ndarray, m: Match, *,
-                    found: bool = False, sure_too: bool = False) -> Match:
+                    found: bool = False, sure_too: bool = False, lean_needed: bool = False
+                    ) -> Match:
         """The first look's match ``m`` for the card inside ``corners``, an outline guessed
         (see GUESS_SURE): unknown when its score is under GUESS_SURE and the features do not
         lean to the same card; for an outline ``found`` (not guessed), when they lean to
@@ -1294,12 +1295,15 @@ class Recognizer:
         cannot tell from them, is unknown when barely sure. ``sure_too``: a match at
         GUESS_SURE or more is checked too, as on an outline found (unknown when the features
         lean to another card), look-alikes or not: an outline that can only be a piece of a
-        card, whose look says little however sure."""
+        card, whose look says little however sure. ``lean_needed``: the features must lean to
+        the same card however sure the look (the most doubtful guesses), but for a card with
+        look-alikes, which they cannot tell apart: its closer look vouched for it."""
         return self._checked(image, np.asarray(corners, np.float32).reshape(4, 2), m,
-                             found=found, sure_too=sure_too)[0]
+                             found=found, sure_too=sure_too, lean_needed=lean_needed)[0]
 
     def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool,
-                 apart: bool = False, sure_too: bool = False) -> tuple[Match, tuple | None]:
+                 apart: bool = False, sure_too: bool = False, lean_needed: bool = False
+                 ) -> tuple[Match, tuple | None]:
         """``check_guess``, and the features' votes, side and size (``_feature_votes``)
         when it asked them; on an outline found ``apart`` from every other (see
         ``classify_quad``), they are not asked."""
@@ -1307,16 +1311,18 @@ class Recognizer:
             raise ValueError(f"{m.label!r} is no card enrolled here: the match to check must "
                              f"name one of {', '.join(self.labels)}")
         sure = m.score >= GUESS_SURE
-        if m.label is None or (sure and not sure_too):
+        if m.label is None or (sure and not sure_too and not lean_needed):
             return m, None
         if self.labels.index(m.label) in self._look_alikes and not sure:
             # The features cannot tell it from its look-alikes: nothing else to go by.
             return self._unsure(m, alike=m.alike), None
+        if self.labels.index(m.label) in self._look_alikes and lean_needed:
+            return m, None  # nor can they vouch for it: its closer look did
         if found and apart:
             return m, None
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best
-        if lean == m.label or ((found or sure) and lean is None):
+        if lean == m.label or ((found or (sure and not lean_needed)) and lean is None):
             return m, asked
         return self._unsure(m), asked
 
