@@ -275,6 +275,20 @@ def test_half_of_a_piece_named_surely_must_have_the_features_lean_to_it():
         assert best.label == card.label and quad_iou(best.corners, card.corners) >= 0.9
 
 
+def test_a_card_under_another_is_read_on_its_own_outline_not_with_a_corner_of_the_other():
+    """Dark-bordered cards, one half over the other, a hand beside them: a piece cut out
+    of the pile held the part of the card below and a corner of the one on top, and was
+    named as the card below, where the card on top shows most. The card below is read on
+    its own outline now."""
+    deck = S.panelled_deck(20, border=(40, 40, 40))
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 900013)
+    below = scene.cards[0]
+    readings = rec.read(scene.image)
+    assert [r.label for r in readings] == [below.label]
+    assert quad_iou(readings[0].corners, below.corners) > 0.8
+
+
 def test_a_guess_that_needs_the_features_lean_is_unknown_without_it(monkeypatch):
     rec = Recognizer.from_dir(CARDS)
     scene = S.random_scene(S.load_deck(), 50003, arrangement="spread", hand=False)
