@@ -31,3 +31,17 @@ def test_a_card_named_over_one_hidden_under_it_is_read_right(bench):
     visible, hit, misreads, *_ = bench.score_frame([under, top], found, ["cook"])
     assert (visible, hit, misreads) == (1, 1, 0)
     assert bench.score_frame([under, top], found, ["ghost"])[2] == 1
+
+
+def test_a_card_half_under_another_named_on_its_own_outline_is_read_right(bench):
+    """A card half under another, read on its own outline: the card on top shows over more
+    of that outline than it does, yet the name is right. Named as a third card, or where it
+    barely shows, it is a misread."""
+    under = TruthCard("vampire", _at(100, 100), visible=0.45, in_frame=True)
+    top = TruthCard("cook", _at(100, 160), visible=1.0, in_frame=True)
+    found = [_at(100, 100)]
+    assert bench.score_frame([under, top], found, ["vampire"])[2] == 0
+    assert bench.score_frame([under, top], found, ["cook"])[2] == 0  # it shows most there
+    assert bench.score_frame([under, top], found, ["ghost"])[2] == 1
+    hidden = TruthCard("cook", _at(100, 130), visible=1.0, in_frame=True)
+    assert bench.score_frame([under, hidden], found, ["vampire"])[2] == 1  # a fifth shows
