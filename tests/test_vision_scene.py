@@ -496,17 +496,21 @@ def test_only_pieces_far_smaller_than_the_other_cards_named_go():
     assert _without_undersized([cards[0], close, half], [half]) == [cards[0], close, half]
 
 
-def test_a_card_found_apart_from_the_others_barely_sure_stands_unchecked(monkeypatch):
-    """A card alone on the table, the first look barely sure of it (cook at 0.51): it is no
-    part of a card showing from under another, so the features are not asked."""
-    from vision.recognize import GUESS_SURE
-
-    rec = Recognizer.from_dir(CARDS)
-    scene = S.random_scene(S.load_deck(), 50028)
-    card = scene.cards[0]
-    assert rec.glance_quad(scene.image, card.corners).score < GUESS_SURE
-    monkeypatch.setattr(rec, "_feature_votes", lambda *a: pytest.fail("features asked"))
-    assert [r.label for r in rec.read(scene.image)] == [card.label]
+@pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
+def test_a_card_alone_barely_sure_is_checked_by_the_features():
+    """Dark cards with a light picture, spread, under a camera's colour cast (blue up a
+    third, red down a quarter): the first look named card 06, standing alone, as card 08
+    at 0.50. The features lean to 06: it is unknown, the other cards named."""
+    deck = _dark_deck()
+    rec = Recognizer({k: [v] for k, v in deck.items()})
+    scene = S.random_scene(deck, 980145)
+    cast = np.clip(scene.image * np.float32([1.3, 1.0, 0.75]), 0, 255).astype(np.uint8)
+    readings = rec.read(cast)
+    for card in scene.cards:
+        best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
+        assert quad_iou(best.corners, card.corners) > 0.9
+        assert best.label in (card.label, None)
+    assert sum(r.label is not None for r in readings) == 3
 
 
 def test_an_outline_far_smaller_than_a_card_named_is_not_named_by_the_features(monkeypatch):

@@ -1185,21 +1185,19 @@ class Recognizer:
 
     def classify_quad(self, image: np.ndarray, corners: np.ndarray, *,
                       look: tuple[np.ndarray | None, Match] | None = None,
-                      apart: bool = False, piece: bool = False) -> Match:
+                      piece: bool = False) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again: the
         first look (thumbnails) when it is sure (barely sure: unless the features lean to
         another card, ``check_guess``), or the closer look when the first found it like a few
         others, the feature matcher otherwise. A card the features name is also
         placed in the picture (``Match.placed``) by the turn and scale they fit.
 
-        ``look``: the first look taken already (``first_look``). An outline standing
-        ``apart`` from every other found is no part of a card showing from under another: a
-        first look barely sure of it stands unchecked. An outline that can only be a
+        ``look``: the first look taken already (``first_look``). An outline that can only be a
         ``piece`` of a card (far smaller than a card named) is named by its looks alone: the
         features are not asked to name it."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
         per, fast = look or self._first_look(image, c)
-        checked, asked = self._checked(image, c, fast, found=True, apart=apart)
+        checked, asked = self._checked(image, c, fast, found=True)
         if checked.label is not None:
             self.fast_named += 1
             return fast
@@ -1302,11 +1300,10 @@ class Recognizer:
                              found=found, sure_too=sure_too, lean_needed=lean_needed)[0]
 
     def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool,
-                 apart: bool = False, sure_too: bool = False, lean_needed: bool = False
+                 sure_too: bool = False, lean_needed: bool = False
                  ) -> tuple[Match, tuple | None]:
         """``check_guess``, and the features' votes, side and size (``_feature_votes``)
-        when it asked them; on an outline found ``apart`` from every other (see
-        ``classify_quad``), they are not asked."""
+        when it asked them."""
         if m.label is not None and m.label not in self.labels:
             raise ValueError(f"{m.label!r} is no card enrolled here: the match to check must "
                              f"name one of {', '.join(self.labels)}")
@@ -1318,8 +1315,6 @@ class Recognizer:
             return self._unsure(m, alike=m.alike), None
         if self.labels.index(m.label) in self._look_alikes and lean_needed:
             return m, None  # nor can they vouch for it: its closer look did
-        if found and apart:
-            return m, None
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best
         if lean == m.label or ((found or (sure and not lean_needed)) and lean is None):

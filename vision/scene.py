@@ -67,10 +67,6 @@ NESTED_SMALLER = 0.6
 # least is no card (see _without_undersized); a card found, barely sure, under UNDERSIZED of
 # one is checked as a guess, and one sure under UNDERSIZED of two (see _small_checked).
 UNDERSIZED = 0.4
-# A card found with no other outline found (but for those inside it: its picture panel)
-# nearer than APART of its size (the square root of its area) stands apart from the others:
-# it is no part of a card showing from under another (see ``Recognizer.classify_quad``).
-APART = 0.1
 
 
 def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
@@ -105,10 +101,8 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     looks = [rec.first_look(image, corners) for corners in cards]
     sure = [corners for corners, (_, m) in zip(cards, looks, strict=True)
             if m.label is not None and m.score >= GUESS_SURE]
-    others = [*cards, *blocks, *parts, *panels]
     for corners, look in zip(cards, looks, strict=True):
-        m = rec.classify_quad(image, corners, look=look, apart=_apart(corners, others),
-                              piece=_a_piece(corners, sure))
+        m = rec.classify_quad(image, corners, look=look, piece=_a_piece(corners, sure))
         reading = _where_named(image, m, corners, panels)
         inside = _inside_named(rec, image, corners, cards) if reading.label is None else []
         out.extend(inside or [reading])
@@ -165,43 +159,6 @@ def _nested(inner: np.ndarray, area: float, outer: np.ndarray, around: float) ->
     """Does ``inner`` (of ``area``) lie inside ``outer`` (of ``around``), NESTED_INSIDE of it
     at least, and is it far smaller (NESTED_SMALLER): that card's picture panel?"""
     return area < NESTED_SMALLER * around and _inter(inner, outer) >= NESTED_INSIDE * area
-
-
-def _apart(corners: np.ndarray, others: Sequence[np.ndarray]) -> bool:
-    """Does the outline ``corners`` stand apart from the ``others`` (APART), but for those
-    lying inside it?"""
-    quad = np.asarray(corners, np.float32).reshape(4, 2)
-    near = APART * np.sqrt(cv2.contourArea(quad))
-    x0, y0, x1, y1 = _box(quad)
-    x0, y0, x1, y1 = x0 - near, y0 - near, x1 + near, y1 + near
-    for other in others:
-        if other is corners:
-            continue
-        o = np.asarray(other, np.float32).reshape(4, 2)
-        ox0, oy0, ox1, oy1 = _box(o)
-        if ox0 > x1 or ox1 < x0 or oy0 > y1 or oy1 < y0:
-            continue  # further than ``near`` one way or the other: apart
-        shared = _inter(o, quad)
-        if shared >= NESTED_INSIDE * cv2.contourArea(o):
-            continue
-        if shared > 0 or _nearer(quad, o, near) or _nearer(o, quad, near):
-            return False
-    return True
-
-
-def _box(quad: np.ndarray) -> tuple[float, float, float, float]:
-    """The least and most x and y of a quad's corners (4 x 2), in plain floats: four points
-    need no array arithmetic."""
-    (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
-    return min(ax, bx, cx, dx), min(ay, by, cy, dy), max(ax, bx, cx, dx), max(ay, by, cy, dy)
-
-
-def _nearer(points: np.ndarray, quad: np.ndarray, near: float) -> bool:
-    """Does one of ``points`` come nearer than ``near`` to the outline of ``quad`` (two quads
-    lying apart come nearest at a corner of one of them)? The first one that does tells."""
-    contour = quad.reshape(-1, 1, 2)
-    return any(abs(cv2.pointPolygonTest(contour, (x, y), True)) < near
-               for x, y in points.tolist())
 
 
 def _named_areas(readings: Sequence[Reading]) -> list[tuple[Reading, float]]:
