@@ -202,6 +202,15 @@ def _card_under(scene, corners):
     return under[-1] if under else None
 
 
+def _named_as_under(scene, readings) -> list[Reading]:
+    """The readings that name a card, each first checked to name the card showing at its
+    middle (``_card_under``)."""
+    named = [r for r in readings if r.label is not None]
+    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
+                                        for r in named]
+    return named
+
+
 @pytest.mark.skipif(not DOBBLE.is_dir(), reason="Dobble photos not available")
 def test_a_dark_card_on_a_cloth_it_differs_from_in_colour_alone_is_read_around_its_panel():
     """Black cards with a light square picture on a dark blue cloth: in grey the cards'
@@ -226,9 +235,7 @@ def test_a_guess_the_first_look_is_barely_sure_of_is_not_named_alone(seed, right
     deck = _dark_deck()
     rec = Recognizer({k: [v] for k, v in deck.items()})
     scene = S.random_scene(deck, seed)
-    named = [r for r in rec.read(scene.image) if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    named = _named_as_under(scene, rec.read(scene.image))
     assert len(named) >= right
 
 
@@ -267,9 +274,7 @@ def test_half_of_a_piece_named_surely_must_have_the_features_lean_to_it():
     rec = Recognizer({k: [v] for k, v in deck.items()})
     scene = S.random_scene(deck, 900192)
     readings = rec.read(scene.image)
-    named = [r for r in readings if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    _named_as_under(scene, readings)
     for card in (c for c in scene.cards if c.fully_visible):
         best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
         assert best.label == card.label and quad_iou(best.corners, card.corners) >= 0.9
@@ -346,9 +351,7 @@ def test_a_card_one_of_look_alikes_guessed_on_its_own_outline_is_an_unknown_card
         best = max(readings, key=lambda r: quad_iou(r.corners, card.corners))
         assert quad_iou(best.corners, card.corners) >= 0.7
         assert best.label in (None, label)
-    named = [r for r in readings if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    _named_as_under(scene, readings)
 
 
 def test_half_of_a_card_with_look_alikes_is_no_card_alike(pips):
@@ -374,9 +377,7 @@ def test_the_first_look_barely_sure_on_a_card_partly_hidden_asks_the_features():
     rec = Recognizer({k: [v] for k, v in deck.items()})
     scene = S.random_scene(deck, 8000851)
     readings = rec.read(scene.image)
-    named = [r for r in readings if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    named = _named_as_under(scene, readings)
     assert named
 
 
@@ -388,9 +389,7 @@ def test_a_piece_of_a_card_found_far_smaller_than_a_card_named_is_checked_as_a_g
     deck = S.panelled_deck(20)
     rec = Recognizer({k: [v] for k, v in deck.items()})
     scene = S.random_scene(deck, 6001058)
-    named = [r for r in rec.read(scene.image) if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    named = _named_as_under(scene, rec.read(scene.image))
     assert named
 
 
@@ -435,9 +434,7 @@ def test_a_piece_of_a_card_far_smaller_than_a_card_named_is_checked_however_sure
     deck = _dark_deck()
     rec = Recognizer({k: [v] for k, v in deck.items()})
     scene = S.random_scene(deck, 777012, arrangement="pile")
-    named = [r for r in rec.read(scene.image) if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    named = _named_as_under(scene, rec.read(scene.image))
     assert len(named) == 2
 
 
@@ -521,9 +518,7 @@ def test_an_outline_far_smaller_than_a_card_named_is_not_named_by_the_features(m
     scene = S.random_scene(S.load_deck(), 73012)
     monkeypatch.setattr(rec, "_feature_votes", lambda *a: pytest.fail("features asked"))
     readings = rec.read(scene.image)
-    named = [r for r in readings if r.label is not None]
-    assert [r.label for r in named] == [getattr(_card_under(scene, r.corners), "label", None)
-                                        for r in named]
+    named = _named_as_under(scene, readings)
     areas = [cv2.contourArea(r.corners) for r in named]
     assert any(r.label is None and cv2.contourArea(r.corners) < 0.4 * max(areas)
                for r in readings)
