@@ -218,6 +218,21 @@ def test_a_slots_corner_marks_are_painted_out_and_a_card_over_them_kept(mat_imag
     assert np.array_equal(out[mask > 0], photo[mask > 0])  # the card's pixels
 
 
+def test_a_slots_marks_are_painted_out_of_a_part_of_the_picture_as_out_of_the_whole(
+        mat_image):
+    """The table paints the marks out of the part of the picture around the slots only:
+    given where that part lies, the same pixels are painted as in the whole picture."""
+    photo, _ = photograph(mat_image, TILTED)
+    view = mat_from_markers(detect_markers(photo))
+    x0, y0 = 40, 30
+    part = np.ascontiguousarray(photo[y0:, x0:])
+    for slot in ("a", "b"):
+        whole = without_slot_marks(photo, view, slot)
+        assert not np.array_equal(whole, photo)
+        cut = without_slot_marks(part, view, slot, origin=(x0, y0))
+        assert np.array_equal(cut, whole[y0:, x0:])
+
+
 def test_painting_the_marks_of_a_slot_out_of_the_picture_changes_nothing(mat_image):
     """Only the right half of the mat in view (slot B): painting slot A's marks gives the
     picture back as it was, as a copy."""

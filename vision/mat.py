@@ -355,15 +355,34 @@ MAT_BAND_MM = (2.0, 5.0)
 MARK_COLOUR_TOL = 30.0
 
 
-def without_slot_marks(image: np.ndarray, view: MatView, slot: str) -> np.ndarray:
+def without_slot_marks(image: np.ndarray, view: MatView, slot: str, *,
+                       origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     """A copy of a camera picture with the slot's printed corner marks painted in the mat's
     colour where they show. A card laid touching them is outlined with them as one shape;
     a card lying over them keeps its own pixels, which are neither the mark's colour nor
-    the mat's."""
+    the mat's. ``origin``: where the picture's top left corner lies in the view's picture
+    (a part cut out of it)."""
+    return paint_out_marks(image, slot_mark_pixels(view, slot, image.shape, origin=origin))
+
+
+# Where a slot's marks lie in a picture: the pixels (rows, columns) to paint, those of the
+# marks' middles, and those of the mat's band round the slot.
+MarkPixels = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray],
+                   tuple[np.ndarray, np.ndarray]]
+
+
+def slot_mark_pixels(view: MatView, slot: str, shape: tuple[int, ...], *,
+                     origin: tuple[int, int] = (0, 0)) -> MarkPixels:
+    """Where ``without_slot_marks`` looks and paints in a picture of ``shape`` seen through
+    ``view`` (``origin``: as there): the same for every picture while the mat stays put."""
     import cv2
 
     zone = zone_named(slot)
-    h, w = image.shape[:2]
+    h, w = shape[:2]
+    shift = np.float32(origin)
+
+    def to_image(mm) -> np.ndarray:
+        return np.round(view.mat_to_image(mm) - shift).astype(np.int32)
 
     def strips(half_mm: float) -> np.ndarray:
         mask = np.zeros((h, w), np.uint8)
@@ -371,25 +390,29 @@ def without_slot_marks(image: np.ndarray, view: MatView, slot: str) -> np.ndarra
             (ax, ay), (bx, by) = a, b
             x0, x1 = min(ax, bx) - half_mm, max(ax, bx) + half_mm
             y0, y1 = min(ay, by) - half_mm, max(ay, by) + half_mm
-            corners = view.mat_to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-            cv2.fillConvexPoly(mask, np.round(corners).astype(np.int32), 255)
+            cv2.fillConvexPoly(mask, to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), 255)
         return mask
 
     def around(grow_mm: float) -> np.ndarray:
         mask = np.zeros((h, w), np.uint8)
         mm = zone_corners_mm(zone)
         mm = mm + grow_mm * np.sign(mm - mm.mean(axis=0))
-        cv2.fillConvexPoly(mask, np.round(view.mat_to_image(mm)).astype(np.int32), 255)
+        cv2.fillConvexPoly(mask, to_image(mm), 255)
         return mask
 
-    wide = strips(SLOT_MARK_MM / 2 + MARK_MARGIN_MM)
-    core = strips(MARK_CORE * SLOT_MARK_MM / 2)
     band = cv2.subtract(around(MAT_BAND_MM[1]), around(MAT_BAND_MM[0]))
-    if not core.any() or not band.any():
+    return (np.nonzero(strips(SLOT_MARK_MM / 2 + MARK_MARGIN_MM)),
+            np.nonzero(strips(MARK_CORE * SLOT_MARK_MM / 2)), np.nonzero(band))
+
+
+def paint_out_marks(image: np.ndarray, where: MarkPixels) -> np.ndarray:
+    """A copy of ``image`` with a slot's marks (``slot_mark_pixels``) painted in the mat's
+    colour where they show (see ``without_slot_marks``)."""
+    (ys, xs), core, band = where
+    if not core[0].size or not band[0].size:
         return image.copy()  # the slot is out of the picture
-    mark = np.median(image[core > 0], axis=0)
-    mat = np.median(image[band > 0], axis=0)
-    ys, xs = np.nonzero(wide)
+    mark = np.median(image[core], axis=0)
+    mat = np.median(image[band], axis=0)
     pixels = image[ys, xs].astype(np.float32)
     towards = (mark - mat).astype(np.float32)
     t = np.clip((pixels - mat) @ towards / max(float(towards @ towards), 1.0), 0.0, 1.0)

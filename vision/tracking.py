@@ -26,6 +26,7 @@ from vision.mat import (
     CARD_W_MM,
     MARKERS,
     ZONES,
+    MarkPixels,
     MatView,
     Zone,
     card_corners,
@@ -33,7 +34,9 @@ from vision.mat import (
     detect_markers,
     marker_corners_mm,
     mat_from_markers,
+    paint_out_marks,
     reprint_advice,
+    slot_mark_pixels,
     slot_words,
 )
 
@@ -402,6 +405,7 @@ class RevealTracker:
         self.mat_every = mat_every
         self._find_markers = find_markers
         self.mat: MatView | None = None
+        self._mark_pixels: tuple | None = None  # (mat, part size, origin), where: see _marks
         self._mat_t: float | None = None
         self._mat_size: tuple[int, ...] | None = None  # the size of the picture it was found in
         # How the mat's corner squares looked in the tiny copy when it was found there.
@@ -525,8 +529,11 @@ class RevealTracker:
             return []
         x0, y0, x1, y1 = self.region(image.shape)
         offset = np.float32([x0, y0])
+        part = image[y0:y1, x0:x1]
+        for where in self._marks(part.shape, (x0, y0)):
+            part = paint_out_marks(part, where)  # a card touching them is one shape with them
         try:
-            read = self.recognizer.read(image[y0:y1, x0:x1])
+            read = self.recognizer.read(part)
         except Exception:
             self._last_small = None  # not read: the next picture is looked at afresh
             raise
@@ -648,6 +655,15 @@ class RevealTracker:
         changed = sum(float(np.abs(_look(small, box) - look).mean()) > ANCHOR_CHANGE
                       for box, look in self._anchors)
         return changed, len(self._anchors)
+
+    def _marks(self, shape: tuple[int, ...], origin: tuple[int, int]) -> list[MarkPixels]:
+        """Where the printed slots' marks lie in the part of the picture read (``shape``, its
+        top left at ``origin``), worked out once for each view of the mat."""
+        key = (self.mat, shape[:2], origin)
+        if self._mark_pixels is None or self._mark_pixels[0] != key:
+            where = [slot_mark_pixels(self.mat, z.name, shape, origin=origin) for z in ZONES]
+            self._mark_pixels = (key, where)
+        return self._mark_pixels[1]
 
     def region(self, shape) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1): the part of the picture where a card lying in a slot can be (see
