@@ -1276,10 +1276,12 @@ class Recognizer:
         (then the features must decide)."""
         return self._first_look(image, np.asarray(corners, np.float32).reshape(4, 2))[1]
 
-    def guess_quad(self, image: np.ndarray, corners: np.ndarray) -> Match:
-        """``glance_quad`` at an outline guessed (see GUESS_SURE), checked by ``check_guess``."""
+    def guess_quad(self, image: np.ndarray, corners: np.ndarray, *,
+                   lean_needed: bool = False) -> Match:
+        """``glance_quad`` at an outline guessed (see GUESS_SURE), checked by ``check_guess``
+        (``lean_needed``: as there)."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
-        return self.check_guess(image, c, self._first_look(image, c)[1])
+        return self.check_guess(image, c, self._first_look(image, c)[1], lean_needed=lean_needed)
 
     def check_guess(self, image: np.ndarray, corners: np.ndarray, m: Match, *,
                     found: bool = False, sure_too: bool = False, lean_needed: bool = False
@@ -1310,10 +1312,11 @@ class Recognizer:
         sure = m.score >= GUESS_SURE
         if m.label is None or (sure and not sure_too and not lean_needed):
             return m, None
-        if self.labels.index(m.label) in self._look_alikes and not sure:
+        alike = self.labels.index(m.label) in self._look_alikes
+        if alike and not sure:
             # The features cannot tell it from its look-alikes: nothing else to go by.
             return self._unsure(m, alike=m.alike), None
-        if self.labels.index(m.label) in self._look_alikes and lean_needed:
+        if alike and lean_needed:
             return m, None  # nor can they vouch for it: its closer look did
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best

@@ -446,15 +446,13 @@ def _named(rec: Recognizer, image: np.ndarray, pieces: Sequence[np.ndarray],
     """The pieces (of ``whole``, if given) that the first look names
     (``Recognizer.guess_quad``) or finds one of cards alike (``_a_card``), but for a piece
     whose middle lies on another of ``cards``. ``checked``: the features must lean to the
-    card named too, however sure its look (``check_guess``, ``lean_needed``)."""
+    card named too, however sure its look (``Recognizer.check_guess``, ``lean_needed``)."""
     out = []
     for piece in pieces:
         middle = _centre(piece)
         if any(c is not whole and point_inside(c, middle) for c in cards):
             continue
-        m = rec.guess_quad(image, piece)
-        if checked and m.label is not None:
-            m = rec.check_guess(image, piece, m, lean_needed=True)
+        m = rec.guess_quad(image, piece, lean_needed=checked)
         if _a_card(m):
             out.append(Reading(m.label, m.score, piece))
     return out
