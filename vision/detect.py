@@ -203,14 +203,16 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray | None:
     return _corners(lines[1:] + lines[:1])  # corner 0 where the first kept side ends
 
 
+def _sides(q: np.ndarray) -> tuple[float, float, float, float]:
+    """The lengths of the four sides, from corner 0 to 1 on (plain floats: four points need
+    no array arithmetic)."""
+    a, b, c, d = q.tolist()
+    return _dist(a, b), _dist(b, c), _dist(c, d), _dist(d, a)
+
+
 def _side_pairs(q: np.ndarray) -> tuple[float, float]:
-    """The sums of the two pairs of opposite sides (plain floats: four points need no array
-    arithmetic)."""
-    (ax, ay), (bx, by), (cx, cy), (dx, dy) = q.tolist()
-    s0 = math.hypot(bx - ax, by - ay)
-    s1 = math.hypot(cx - bx, cy - by)
-    s2 = math.hypot(dx - cx, dy - cy)
-    s3 = math.hypot(ax - dx, ay - dy)
+    """The sums of the two pairs of opposite sides."""
+    s0, s1, s2, s3 = _sides(q)
     return s0 + s2, s1 + s3
 
 
@@ -1008,8 +1010,7 @@ def _cut(grey: np.ndarray, near: np.ndarray | None, outline: np.ndarray,
 def _foreshortening(q: np.ndarray) -> float:
     """How alike the opposite sides of ``q`` are: each pair's shorter over its longer, the
     two multiplied (1: a parallelogram)."""
-    a, b, c, d = q.tolist()
-    s0, s1, s2, s3 = _dist(a, b), _dist(b, c), _dist(c, d), _dist(d, a)
+    s0, s1, s2, s3 = _sides(q)
     return min(s0, s2) / max(s0, s2, _TINY) * min(s1, s3) / max(s1, s3, _TINY)
 
 
