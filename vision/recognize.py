@@ -315,6 +315,20 @@ def _portrait_corners(corners: np.ndarray) -> np.ndarray:
     return np.float32(c)
 
 
+@functools.lru_cache(maxsize=256)
+def _pairs(n: int, iters: int) -> tuple[np.ndarray, np.ndarray]:
+    """The RANSAC's pairs of two different points among ``n`` (of ``iters`` drawn), the same
+    for every fit of ``n`` points: drawn once for each ``n``, as seeding a generator takes
+    longer than the draws (read-only)."""
+    rng = np.random.default_rng(n)
+    i = rng.integers(0, n, iters)
+    j = rng.integers(0, n, iters)
+    keep = i != j
+    i, j = i[keep], j[keep]
+    i.flags.writeable = j.flags.writeable = False
+    return i, j
+
+
 def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, r_size,
                     iters: int = 256) -> np.ndarray:
     """RANSAC for one similarity (rotation, scale, shift) mapping query points onto
@@ -326,11 +340,7 @@ def _fit_similarity(src: np.ndarray, dst: np.ndarray, turn: np.ndarray, q_size, 
     best = np.zeros(n, bool)
     if n < 2:
         return best
-    rng = np.random.default_rng(n)
-    i = rng.integers(0, n, iters)
-    j = rng.integers(0, n, iters)
-    keep = i != j
-    i, j = i[keep], j[keep]
+    i, j = _pairs(n, iters)
     # Similarity as complex numbers: z' = a z + b.
     zs = src[:, 0] + 1j * src[:, 1]
     zd = dst[:, 0] + 1j * dst[:, 1]
