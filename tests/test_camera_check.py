@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from table_scenes import ColourRecognizer, Table, find_coloured_cards, slot_centre
 
@@ -209,3 +210,31 @@ def test_cards_read_at_another_size_than_the_mat_gives_them_are_said_to_misfit()
         assert reprint_advice(scale) in report.lines[1] and "No cards" not in " ".join(report.lines)
     fine = check_frame(S.mat_scene(deck, lying, rng=2).image, recognizer=reader)
     assert fine.misfit is None and fine.lines[1] == "2 cards: ghost in slot a, vampire in slot b."
+
+
+OUT_OF_FOCUS = "The picture is out of focus: cards in the slots may not be seen."
+
+
+def test_a_picture_out_of_focus_is_told_to_be_focused():
+    sharp = check_frame(_mat_picture().image, find_cards=find_cards)
+    assert sharp.in_focus is True
+    assert sharp.lines[-1] == "The picture is in focus."
+    soft = check_frame(cv2.GaussianBlur(_mat_picture().image, (0, 0), 2.6),
+                       find_cards=find_cards)
+    assert soft.in_focus is False
+    assert soft.lines[-1].startswith(OUT_OF_FOCUS)
+    assert "lens_position" in soft.lines[-1]
+    # Without the mat there is nothing to measure the focus by: nothing is said about it.
+    blank = check_frame(np.full((480, 640, 3), 100, np.uint8), find_cards=find_cards)
+    assert blank.blur is None and blank.in_focus is None
+    assert not any("focus" in line for line in blank.lines)
+
+
+def test_focus_is_judged_at_the_size_finding_works_at():
+    # The same blur, 2.6 pixels: where finding shrinks the part around the slots (a camera
+    # of 1280 x 960 close to the mat) it blurs less there than where it does not (the mat
+    # in the middle half of the picture, looked at at the picture's own size).
+    close = _mat_picture(size=(1280, 960)).image
+    far = _mat_picture(size=(1280, 960), margin=0.3).image
+    assert check_frame(cv2.GaussianBlur(close, (0, 0), 2.6), find_cards=find_cards).in_focus
+    assert not check_frame(cv2.GaussianBlur(far, (0, 0), 2.6), find_cards=find_cards).in_focus

@@ -445,3 +445,19 @@ def test_camera_check_saves_where_and_as_people_ask(frames_dir, tmp_path, capsys
         assert saved.read_bytes().startswith(magic)
     assert run(["camera-check", "--source", "", "--out", str(tmp_path / "x.png")]) == 2
     assert "empty camera choice" in capsys.readouterr().err
+
+
+def test_camera_check_fails_when_the_picture_is_out_of_focus(tmp_path, capsys):
+    from vision import synthetic as S
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    scene = S.mat_scene(S.load_deck(), {"a": "ghost"}, rng=3)
+    for blur, code in ((0.0, 0), (2.6, 1)):
+        image = cv2.GaussianBlur(scene.image, (0, 0), blur) if blur else scene.image
+        cv2.imwrite(str(folder / "1.png"), image)
+        assert run(["camera-check", "--source", str(folder),
+                    "--out", str(tmp_path / "x.png")]) == code
+        text = capsys.readouterr().out
+        assert ("The picture is in focus." in text) == (code == 0)
+        assert ("The picture is out of focus" in text) == (code == 1)

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.focus import in_focus, marker_blur
 from vision.mat import (
     ZONES,
     MatView,
@@ -41,6 +42,14 @@ class CheckReport:
     # Cards read in the slots but of another size than the mat gives a card: how many times
     # as large they look (their median); None when there are none.
     misfit: float | None = None
+    # How blurred the markers' edges are, as a sigma in the pixels the table's finder works
+    # at (``vision.focus``); None when the mat is not found or they could not be measured.
+    blur: float | None = None
+
+    @property
+    def in_focus(self) -> bool | None:
+        """Whether the picture is sharp enough for the table; None when not measured."""
+        return in_focus(self.blur)
 
     @property
     def lines(self) -> list[str]:
@@ -51,7 +60,16 @@ class CheckReport:
             lines.append(self.misfit_line())
         if self.slots:
             lines.append(self.slots_line())
+        if self.blur is not None:
+            lines.append(self.focus_line())
         return lines
+
+    def focus_line(self) -> str:
+        if self.in_focus:
+            return "The picture is in focus."
+        return ("The picture is out of focus: cards in the slots may not be seen. Set the "
+                "camera's focus (lens_position in the camera settings, or turn the lens of a "
+                "camera focused by hand), then check again.")
 
     def misfit_line(self) -> str:
         """Cards read in the slots that the mat says are no card's size: the mat was printed
@@ -157,7 +175,19 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
     slots = slot_looks(view, (image.shape[1], image.shape[0])) if view is not None else []
     picture = draw(image, markers, view, cards, recognizer is not None, slots)
     misfit = float(np.median(misfits)) if misfits else None
-    return CheckReport(markers, view, cards, recognizer is not None, picture, slots, misfit)
+    return CheckReport(markers, view, cards, recognizer is not None, picture, slots, misfit,
+                       _blur(image, markers, box) if view is not None else None)
+
+
+def _blur(image: np.ndarray, markers: dict[int, np.ndarray],
+          box: tuple[int, int, int, int]) -> float | None:
+    """The markers' blur (``vision.focus.marker_blur``) in the pixels the table's finder
+    works at around the slots (``box``), or None."""
+    from vision.detect import working_scale
+
+    blur = marker_blur(image, markers)
+    x0, y0, x1, y1 = box
+    return None if blur is None else blur * working_scale(x1 - x0, y1 - y0)
 
 
 def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:

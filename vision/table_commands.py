@@ -166,7 +166,7 @@ def cmd_camera_check(args: argparse.Namespace) -> int:
         print(line)
     out = args.out
     ready = (report.mat is not None and all(look.clear for look in report.slots)
-             and report.misfit is None)
+             and report.misfit is None and report.in_focus is not False)
     if out is None and _show(report.picture):
         return 0 if ready else 1
     folder = isinstance(out, str)  # named with a / at its end: a folder, maybe still to make
