@@ -855,3 +855,65 @@ def test_companion_run_dims_the_dials_to_the_kept_brightness_from_the_start(tmp_
         assert dimmed == [pytest.approx(1 - 0.0625)]
     finally:
         factory.close()
+
+
+def test_a_camera_out_of_focus_is_said_on_the_table_screen_and_in_the_camera_check():
+    """A camera whose picture is blurred (the focus set for another height): the players are
+    told to ask the staff, the camera check and the staff's journal say what to do. The
+    same camera in focus: nothing is said."""
+    from pathlib import Path
+
+    from companion.app.devices import CameraFeed, card_tracker
+    from vision.synthetic import ManualClock, SyntheticCamera
+
+    clock = ManualClock()
+    cards = Path(__file__).resolve().parents[1] / "assets" / "cards"
+
+    def table(blur):
+        inputs: queue.Queue = queue.Queue()
+        ctl = Controller(Game, camera=True)
+        said: list[str] = []
+        camera = SyntheticCamera(clock=clock, seed=3, blur=blur)
+        app = App(ctl, inputs=inputs, camera=CameraFeed(camera, card_tracker(cards), inputs),
+                  clock=clock, say=said.append)
+        for _ in range(6):
+            clock.advance(0.5)
+            app.step()
+        return ctl, said
+
+    pygame.font.init()
+    ctl, said = table(2.7)
+    assert ctl.mat_found is True and ctl.out_of_focus
+    assert said == ["camera: Mat found, but the picture is out of focus: cards may not be "
+                    "seen. Set the camera's focus: see companion camera-check."]
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    warning = tr("en", "warn.out_of_focus")
+    assert warning.startswith("The camera's picture is out of focus")
+    assert any(warning in key[0] for key in screen._text)
+    assert camera_line(ctl, "en").startswith("Camera: mat found, but its picture is out of focus")
+    assert camera_line(ctl, "ko").startswith("카메라: 매트 찾음. 하지만 화면의 초점이")
+    ctl, said = table(0.6)  # the demo's camera
+    assert ctl.mat_found is True and not ctl.out_of_focus
+    assert said == ["camera: Mat found."]
+    assert camera_line(ctl, "en") == "Camera: working, mat found. No card in the slots."
+
+
+def test_the_focus_warning_goes_when_the_controller_is_told_the_picture_is_sharp():
+    pygame.font.init()
+    ctl = Controller(Game, camera=True)
+    ctl.set_camera(True)
+    version = ctl.version
+    assert ctl.set_mat_found(True, blurred=True)
+    assert ctl.version > version and ctl.out_of_focus
+    assert not ctl.set_mat_found(True, blurred=True)  # nothing new
+    screen = TableScreen((1280, 720))
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert any(tr("en", "warn.out_of_focus") in key[0] for key in screen._text)
+    assert ctl.set_mat_found(True)  # focused again
+    screen._text.clear()
+    screen.draw(pygame.Surface((1280, 720)), ctl)
+    assert not any("out of focus" in key[0] for key in screen._text)
+    # A camera that no longer sees the mat says that, not the focus.
+    ctl.set_mat_found(False, blurred=True)
+    assert camera_line(ctl, "en").startswith("Camera: working, but it does not see the mat")

@@ -854,3 +854,28 @@ def test_cards_on_the_mat_on_a_dark_table_are_laid(table_bgr):
         events += tracker.feed(Frame(scene.image, t / 15))
     assert {(e.label, e.zone) for e in events} == {("cook", "a"), ("butler", "b")}, events
     assert tracker.sees_mat
+
+
+def test_a_picture_out_of_focus_is_said_so_until_it_is_sharp_again():
+    from vision import synthetic as S
+
+    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
+            if label is not None}
+    sharp = S.mat_scene(deck, {}, rng=3).image
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
+    tracker.feed(Frame(sharp, 0.0))
+    assert tracker.mat is not None and not tracker.out_of_focus
+    assert tracker.message == "Mat found."
+    said = []
+    # The focus ring turned: blurred by 2.5 pixels more, then set back a little (2.0: the
+    # corner squares read just under where the warning starts), then sharp again.
+    for t, blur in ((3.0, 2.5), (6.0, 2.5), (9.0, 2.0), (12.0, 2.0), (15.0, 0.0)):
+        tracker.feed(Frame(cv2.GaussianBlur(sharp, (0, 0), blur) if blur else sharp, t))
+        said.append((tracker.out_of_focus, tracker.message))
+    out = ("Mat found, but the picture is out of focus: cards may not be seen. Set the "
+           "camera's focus: see companion camera-check.")
+    assert said == [(True, out)] * 4 + [(False, "Mat found.")]
+    # A camera focused a little under the warning from the start is not warned about.
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
+    tracker.feed(Frame(cv2.GaussianBlur(sharp, (0, 0), 2.0), 0.0))
+    assert tracker.mat is not None and not tracker.out_of_focus

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.focus import in_focus, marker_blur
+from vision.focus import blur_at_finder, in_focus
 from vision.mat import (
     ZONES,
     MatView,
@@ -176,18 +176,7 @@ def check_frame(image: np.ndarray, *, recognizer: Any = None,
     picture = draw(image, markers, view, cards, recognizer is not None, slots)
     misfit = float(np.median(misfits)) if misfits else None
     return CheckReport(markers, view, cards, recognizer is not None, picture, slots, misfit,
-                       _blur(image, markers, box) if view is not None else None)
-
-
-def _blur(image: np.ndarray, markers: dict[int, np.ndarray],
-          box: tuple[int, int, int, int]) -> float | None:
-    """The markers' blur (``vision.focus.marker_blur``) in the pixels the table's finder
-    works at around the slots (``box``), or None."""
-    from vision.detect import working_scale
-
-    blur = marker_blur(image, markers)
-    x0, y0, x1, y1 = box
-    return None if blur is None else blur * working_scale(x1 - x0, y1 - y0)
+                       blur_at_finder(image, markers, box) if view is not None else None)
 
 
 def _found(image: np.ndarray, recognizer: Any, find_cards) -> list[tuple]:

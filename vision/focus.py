@@ -27,10 +27,13 @@ from collections.abc import Mapping
 import numpy as np
 
 SOFT_SIGMA = 2.1  # blur (sigma, in the finder's pixels) from which the focus wants setting
+# At the table, a picture said out of focus is in focus again only under SHARP_AGAIN: one
+# look a little sharper than the last does not take the warning away and bring it back.
+SHARP_AGAIN = 1.9
 RISE_SIGMAS = 2.5631  # the 10 to 90 % rise of a step blurred by a Gaussian, in its sigmas
 MIN_CONTRAST = 30  # grey levels between the marker's black and its margin to measure
 MIN_PROFILES = 4  # edges measured, at least, for an answer
-_STEP = 0.25  # pixels between samples across an edge
+MIN_SIDE = 6  # pixels: a marker smaller than this is not measured
 _ALONG = np.linspace(0.3, 0.7, 7, dtype=np.float32)  # where on each side (its middle part)
 _BORDER = 1 / 6  # a 4 x 4 marker's black border: a sixth of its side (4 bits and 2 border)
 # Across an edge the grey is read from IN_BITS of a bit's width inside the black border (a
@@ -41,73 +44,83 @@ IN_BITS = 0.6
 OUT_BITS = 1.5
 DARK_FROM = 0.35
 LIGHT_FROM = 0.9
+_ACROSS = np.linspace(-IN_BITS, OUT_BITS, 85, dtype=np.float32)  # samples across, in bits
 
 
 def marker_blur(image: np.ndarray, markers: Mapping[int, np.ndarray]) -> float | None:
     """The blur of the markers' edges in ``image`` (BGR or grey), as a Gaussian's sigma in
     the picture's pixels: the median over the middle of each side of each marker (corners
-    as ``vision.mat.detect_markers`` gives them). Each edge is looked at over the width of
-    the marker's black border each way, so a blur much wider than that reads as about
-    that wide. None when fewer than MIN_PROFILES edges could be measured (markers too
-    small, too dim, or at the picture's edge)."""
+    as ``vision.mat.detect_markers`` gives them). Each edge is looked at from inside the
+    marker's black border to its margin (IN_BITS, OUT_BITS), so a blur much wider than the
+    border reads as about that wide. None when fewer than MIN_PROFILES edges could be
+    measured (markers too small, too dim, or at the picture's edge)."""
     import cv2
 
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    grey = grey.astype(np.float32)
-    widths: list[float] = []
+    h, w = grey.shape[:2]
+    lines, bits = [], []  # each profile's samples (x, y), and its marker's bit width
     for corners in markers.values():
         q = np.asarray(corners, np.float32).reshape(4, 2)
         sides = np.roll(q, -1, axis=0) - q
         lengths = np.hypot(sides[:, 0], sides[:, 1])
-        if lengths.min() < 6:
+        if lengths.min() < MIN_SIDE:
             continue  # too small (or no square) to measure across
         bit = _BORDER * float(lengths.mean())
-        offsets = np.arange(-IN_BITS * bit, OUT_BITS * bit + _STEP / 2, _STEP,
-                            dtype=np.float32)
-        dark_end, light_end = offsets <= -DARK_FROM * bit, offsets >= LIGHT_FROM * bit
-        for start, side, length in zip(q, sides, lengths, strict=True):
-            normal = np.float32([side[1], -side[0]]) / length
-            middle = start + side / 2
-            if np.dot(middle - q.mean(axis=0), normal) < 0:
-                normal = -normal  # outwards: from the black square to its margin
-            points = start + _ALONG[:, None] * side  # 7 x 2
-            xy = points[:, None, :] + offsets[None, :, None] * normal  # 7 x n x 2
-            profiles = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]),
-                                 np.ascontiguousarray(xy[..., 1]), cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
-            widths.extend(w for p in profiles
-                          if (w := _rise(p, offsets, dark_end, light_end)) is not None)
+        normals = np.stack([sides[:, 1], -sides[:, 0]], axis=1) / lengths[:, None]
+        outwards = np.einsum("ij,ij->i", q + sides / 2 - q.mean(axis=0), normals) >= 0
+        normals *= np.where(outwards, 1, -1).astype(np.float32)[:, None]
+        points = q[:, None, :] + _ALONG[None, :, None] * sides[:, None, :]  # 4 x 7 x 2
+        xy = points[:, :, None, :] + (bit * _ACROSS)[None, None, :, None] \
+            * normals[:, None, None, :]  # 4 x 7 x n x 2
+        lines.append(xy.reshape(-1, len(_ACROSS), 2))
+        bits.extend([bit] * (4 * len(_ALONG)))
+    if not lines:
+        return None
+    xy = np.concatenate(lines).astype(np.float32)
+    inside = ((xy[..., 0] >= 0) & (xy[..., 0] <= w - 1)
+              & (xy[..., 1] >= 0) & (xy[..., 1] <= h - 1)).all(axis=1)
+    profiles = cv2.remap(grey, np.ascontiguousarray(xy[..., 0]), np.ascontiguousarray(xy[..., 1]),
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    widths = _rises(profiles[inside]) * np.float32(bits)[inside]
+    widths = widths[np.isfinite(widths)]
     if len(widths) < MIN_PROFILES:
         return None
     return float(np.median(widths)) / RISE_SIGMAS
 
 
-def _rise(profile: np.ndarray, offsets: np.ndarray, dark_end: np.ndarray,
-          light_end: np.ndarray) -> float | None:
-    """How far ``profile`` (grey levels at ``offsets`` across an edge, dark side first) takes
-    to rise from 10 to 90 % of the way from its dark end to its light end (the samples
-    ``dark_end`` and ``light_end``); None when part of it lies outside the picture or the
-    step is too faint."""
-    if profile.min() < 0:
-        return None  # outside the picture
-    dark, light = float(np.median(profile[dark_end])), float(np.median(profile[light_end]))
-    if light - dark < MIN_CONTRAST:
-        return None
-    share = (profile - dark) / (light - dark)
-    low, high = _crossing(share, offsets, 0.1), _crossing(share, offsets, 0.9)
-    if low is None or high is None or high < low:
-        return None
-    return high - low
+def _rises(profiles: np.ndarray) -> np.ndarray:
+    """For each profile (grey levels at ``_ACROSS`` across an edge, dark side first), how far
+    it takes to rise from 10 to 90 % of the way from its dark end to its light end, in bits;
+    NaN where the step is too faint or does not rise so."""
+    dark = np.median(profiles[:, _ACROSS <= -DARK_FROM], axis=1)
+    light = np.median(profiles[:, _ACROSS >= LIGHT_FROM], axis=1)
+    step = light - dark
+    faint = step < MIN_CONTRAST
+    share = (profiles - dark[:, None]) / np.where(faint, 1, step)[:, None]
+    low, high = _crossings(share, 0.1), _crossings(share, 0.9)
+    return np.where(faint | ~(high > low), np.nan, high - low)
 
 
-def _crossing(share: np.ndarray, offsets: np.ndarray, level: float) -> float | None:
-    """Where ``share`` first rises through ``level``, between samples."""
-    up = np.flatnonzero((share[:-1] < level) & (share[1:] >= level))
-    if len(up) == 0:
-        return None
-    i = int(up[0])
-    return float(offsets[i] + (level - share[i]) / (share[i + 1] - share[i])
-                 * (offsets[i + 1] - offsets[i]))
+def _crossings(share: np.ndarray, level: float) -> np.ndarray:
+    """Where each row of ``share`` first rises through ``level`` (between samples, in bits
+    along ``_ACROSS``); NaN where it never does."""
+    up = (share[:, :-1] < level) & (share[:, 1:] >= level)
+    i = up.argmax(axis=1)
+    rows = np.arange(len(share))
+    a, b = share[rows, i], share[rows, i + 1]
+    at = _ACROSS[i] + (level - a) / np.where(b > a, b - a, 1) * (_ACROSS[i + 1] - _ACROSS[i])
+    return np.where(up.any(axis=1), at, np.nan)
+
+
+def blur_at_finder(image: np.ndarray, markers: Mapping[int, np.ndarray],
+                   box: tuple[int, int, int, int]) -> float | None:
+    """``marker_blur`` in the pixels the table's finder works at in the part ``box`` (x0,
+    y0, x1, y1) of the picture it searches (``vision.tracking.search_region``), or None."""
+    from vision.detect import working_scale
+
+    blur = marker_blur(image, markers)
+    x0, y0, x1, y1 = box
+    return None if blur is None else blur * working_scale(x1 - x0, y1 - y0)
 
 
 def in_focus(blur: float | None, scale: float = 1.0) -> bool | None:

@@ -414,6 +414,9 @@ class RevealTracker:
         # The slots where a card may go unread, seen too much from the side or from too far
         # (``slot_looks``), as the mat was last looked at.
         self.slots_poor: tuple[str, ...] = ()
+        # The picture out of focus (``vision.focus``), as the mat was last looked at: cards
+        # may go unseen.
+        self.out_of_focus = False
         self._mat_looked_at: np.ndarray | None = None  # the tiny copy the mat was looked for in
         self.placed: list[PlacedReading] = []  # the last examined frame's readings
         self._last_small: np.ndarray | None = None
@@ -586,6 +589,7 @@ class RevealTracker:
             self.slots_poor = tuple(
                 look.zone for look in slot_looks(view, size, self.zones)
                 if look.poor or (look.zone in self.slots_poor and not look.clear))
+            self.out_of_focus = self._blurred(image, markers, view)
             self.message = self._found_message()
             return True
         # Two squares changed and the mat not found again: the camera may have moved, and no
@@ -629,11 +633,26 @@ class RevealTracker:
         if self.misfit != was and self.mat is not None and not self._doubt:
             self.message = self._found_message()
 
+    def _blurred(self, image: np.ndarray, markers: dict[int, np.ndarray], view: MatView
+                 ) -> bool:
+        """Whether the picture is out of focus for the finder, by the mat's corner squares
+        (``vision.focus``); said so, it stays so until clearly sharp (SHARP_AGAIN). Not
+        measured (squares too dim or half hidden): as it was."""
+        from vision.focus import SHARP_AGAIN, SOFT_SIGMA, blur_at_finder
+
+        blur = blur_at_finder(image, markers, search_region(view, image.shape, self.zones))
+        if blur is None:
+            return self.out_of_focus
+        return blur >= (SHARP_AGAIN if self.out_of_focus else SOFT_SIGMA)
+
     def _found_message(self) -> str:
         if self.misfit is not None:
             return (f"Mat found, but the cards in the slots look {self.misfit:.1f} times as "
                     f"large as a card on this mat should, so they are not read: "
                     f"{reprint_advice(self.misfit)}")
+        if self.out_of_focus:
+            return ("Mat found, but the picture is out of focus: cards may not be seen. Set "
+                    "the camera's focus: see companion camera-check.")
         return "Mat found." if not self.slots_poor else (
             f"Mat found, but a card in {slot_words(self.slots_poor)} may not be read: see "
             "companion camera-check.")
@@ -643,6 +662,7 @@ class RevealTracker:
         self.mat = None
         self._doubt, self._doubt_t = False, None
         self.slots_poor = ()
+        self.out_of_focus = False
         self.misfit, self._odd = None, None
         self._anchors = []
         self._last_readings = None

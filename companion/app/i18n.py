@@ -177,6 +177,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.camera_waiting": "The camera is not answering: cards are picked on the screen.",
         "warn.slots_poor": "The camera may not read cards in slot {slots}: ask the staff to check "
                            "how it is mounted.",
+        "warn.out_of_focus": "The camera's picture is out of focus, so it may not see the cards: "
+                             "ask the staff to set its focus.",
         "warn.no_mat": "The camera does not see the mat: when a card is to be laid, press OK and "
                        "pick it by hand. Ask the staff to check the camera.",
         "warn.misfit": "The mat is printed too small, so the camera cannot read the cards: when "
@@ -215,6 +217,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                       "the mat on A3 at 100 %.",
         "cam.misfit_small": "Camera: mat found, but cards look {times} times as large as it "
                             "expects: smaller cards, or a mat printed over A3.",
+        "cam.out_of_focus": "Camera: mat found, but its picture is out of focus and cards may go "
+                            "unseen. Set its focus, then see companion camera-check.",
         "cam.on": "Camera: working. Cards seen: {cards}.",
         "cam.on_empty": "Camera: working. No card in the slots.",
         "msg.seat_not_in_use": "Seat {seat} is not in use at this table (seats 1-{seats}).",
@@ -521,6 +525,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "warn.camera_waiting": "카메라가 응답하지 않습니다: 카드는 화면에서 고릅니다.",
         "warn.slots_poor": "카메라가 {slots} 칸의 카드를 읽지 못할 수 있습니다: 직원에게 카메라 "
                            "설치를 확인해 달라고 하세요.",
+        "warn.out_of_focus": "카메라 화면의 초점이 맞지 않아 카드를 보지 못할 수 있습니다: "
+                             "직원에게 카메라 초점을 맞춰 달라고 하세요.",
         "warn.no_mat": "카메라가 매트를 보지 못합니다: 카드를 놓을 차례에는 OK를 눌러 직접 "
                        "고르세요. 직원에게 카메라를 확인해 달라고 하세요.",
         "warn.misfit": "매트가 너무 작게 인쇄되어 카메라가 카드를 읽지 못합니다: 카드를 놓을 "
@@ -560,6 +566,8 @@ CATALOGUE: dict[str, dict[str, str]] = {
                       "매트를 A3 용지에 100 %로 인쇄하세요.",
         "cam.misfit_small": "카메라: 매트 찾음. 하지만 카드가 맞는 크기의 {times}배로 보입니다: "
                             "더 작은 카드이거나 매트가 A3보다 크게 인쇄되었습니다.",
+        "cam.out_of_focus": "카메라: 매트 찾음. 하지만 화면의 초점이 맞지 않아 카드를 보지 못할 수 "
+                            "있습니다. 초점을 맞춘 뒤 companion camera-check로 확인하세요.",
         "cam.on": "카메라: 작동. 보이는 카드: {cards}.",
         "cam.on_empty": "카메라: 작동. 칸에 카드 없음.",
         "msg.seat_not_in_use": "{seat}번 자리는 이 테이블에서 쓰지 않습니다 (1-{seats}번 자리).",

@@ -224,9 +224,10 @@ class App:
             # slot may go unread. Not known until the tracker has looked at a frame.
             looked = getattr(tracker, "examined", 1) > 0
             sees = getattr(tracker, "sees_mat", tracker.mat is not None)
-            changed = self.ctl.set_mat_found(sees if looked else None,
-                                             tuple(getattr(tracker, "slots_poor", ())),
-                                             getattr(tracker, "misfit", None))
+            changed = self.ctl.set_mat_found(
+                sees if looked else None, tuple(getattr(tracker, "slots_poor", ())),
+                getattr(tracker, "misfit", None),
+                blurred=bool(getattr(tracker, "out_of_focus", False)))
             if changed and self.say is not None and getattr(tracker, "message", None):
                 self.say(f"camera: {tracker.message}")
 

@@ -93,8 +93,8 @@ def camera_status(ctl) -> tuple[str, list[tuple[str, str]]]:
     """The camera in plain words: a catalogue key, and the cards lying in the slots as
     (slot, identity). From what the controller knows: a camera set up or not, answering or
     not, the mat found or not (None: not known), cards that do not fit the mat (printed at
-    another size) or the slots it sees too poorly to read a card there (then that is what the
-    line says), and what the camera read in each slot."""
+    another size), a picture out of focus, or the slots it sees too poorly to read a card
+    there (then that is what the line says), and what the camera read in each slot."""
     if not ctl.camera_expected:
         return "cam.none", []
     if not ctl.camera:
@@ -103,6 +103,8 @@ def camera_status(ctl) -> tuple[str, list[tuple[str, str]]]:
         return "cam.no_mat", []
     if ctl.mat_found and ctl.mat_misfit is not None:
         return ("cam.misfit" if ctl.mat_misfit > 1 else "cam.misfit_small"), []
+    if ctl.mat_found and ctl.out_of_focus:
+        return "cam.out_of_focus", []
     if ctl.mat_found and ctl.slots_poor:
         return "cam.slots_poor", []
     seen = [(zone.upper(), ident) for zone, ident in sorted(ctl.slots_seen().items())]

@@ -52,7 +52,8 @@ BASE_W, BASE_H = 1280, 720
 TEXT_CACHE_BYTES = 16 * 1024 * 1024  # texts drawn once and kept, at most this many pixels' bytes
 CAMERA_WARNINGS = {"cam.lost": "warn.camera_waiting", "cam.no_mat": "warn.no_mat",
                    "cam.slots_poor": "warn.slots_poor", "cam.misfit": "warn.misfit",
-                   "cam.misfit_small": "warn.misfit_small"}
+                   "cam.misfit_small": "warn.misfit_small",
+                   "cam.out_of_focus": "warn.out_of_focus"}
 AID_COLUMN = 96  # the width of a column of the deduction aid (they are 121 apart)
 MESSAGE_ROWS = 4  # rows of 26 under the prompt (y 610 to 714 on the grid): message, events
 # The smallest letters drawn, as a font's size in pixels. The café's display is the Pi's
