@@ -465,3 +465,17 @@ def test_a_folder_made_for_nothing_is_not_left_behind(tmp_path):
         assert result.stopped and not result.saved
     assert not (tmp_path / "new" / "refs").exists() and tmp_path.is_dir()
     assert not (tmp_path / "new").exists()  # the folder made above it too
+
+
+def test_a_picture_out_of_focus_is_not_enrolled(tmp_path):
+    table = Table()
+    laid = table.frame([("ghost", slot_centre("a"), 0.0)])
+    blurred = type(laid)(cv2.GaussianBlur(laid.image, (0, 0), 2.8), laid.t)
+    source = folder_camera(tmp_path, [blurred, laid])
+    said = []
+    result = enroll(source, tmp_path / "refs", ["ghost"], find_cards=find_coloured_cards,
+                    ask=scripted("", ""), say=said.append, flush=0)
+    assert said[0].startswith("The picture is out of focus: the Ghost card would be read less "
+                              "well later. Set the camera's focus")
+    assert result.saved == {"ghost": [tmp_path / "refs" / "ghost" / "ghost-1.png"]}
+    assert said[1] == f"Saved Ghost: {tmp_path / 'refs' / 'ghost' / 'ghost-1.png'}"
