@@ -405,21 +405,21 @@ def slot_mark_pixels(view: MatView, slot: str, shape: tuple[int, ...], *,
             np.nonzero(strips(MARK_CORE * SLOT_MARK_MM / 2)), np.nonzero(band))
 
 
-def paint_out_marks(image: np.ndarray, where: MarkPixels) -> np.ndarray:
-    """A copy of ``image`` with a slot's marks (``slot_mark_pixels``) painted in the mat's
-    colour where they show (see ``without_slot_marks``)."""
-    (ys, xs), core, band = where
-    if not core[0].size or not band[0].size:
-        return image.copy()  # the slot is out of the picture
-    mark = np.median(image[core], axis=0)
-    mat = np.median(image[band], axis=0)
-    pixels = image[ys, xs].astype(np.float32)
-    towards = (mark - mat).astype(np.float32)
-    t = np.clip((pixels - mat) @ towards / max(float(towards @ towards), 1.0), 0.0, 1.0)
-    off = np.linalg.norm(pixels - mat - t[:, None] * towards, axis=1)
+def paint_out_marks(image: np.ndarray, *slots: MarkPixels) -> np.ndarray:
+    """A copy of ``image`` with each slot's marks (``slot_mark_pixels``) painted in the mat's
+    colour where they show (see ``without_slot_marks``), one slot after the other."""
     out = image.copy()
-    paint = off <= MARK_COLOUR_TOL
-    out[ys[paint], xs[paint]] = np.round(mat).astype(np.uint8)
+    for (ys, xs), core, band in slots:
+        if not core[0].size or not band[0].size:
+            continue  # the slot is out of the picture
+        mark = np.median(out[core], axis=0)
+        mat = np.median(out[band], axis=0)
+        pixels = out[ys, xs].astype(np.float32)
+        towards = (mark - mat).astype(np.float32)
+        t = np.clip((pixels - mat) @ towards / max(float(towards @ towards), 1.0), 0.0, 1.0)
+        off = np.linalg.norm(pixels - mat - t[:, None] * towards, axis=1)
+        paint = off <= MARK_COLOUR_TOL
+        out[ys[paint], xs[paint]] = np.round(mat).astype(np.uint8)
     return out
 
 

@@ -533,8 +533,8 @@ class RevealTracker:
         x0, y0, x1, y1 = self.region(image.shape)
         offset = np.float32([x0, y0])
         part = image[y0:y1, x0:x1]
-        for where in self._marks(part.shape, (x0, y0)):
-            part = paint_out_marks(part, where)  # a card touching them is one shape with them
+        # A card touching the slots' marks is one shape with them: they are painted out.
+        part = paint_out_marks(part, *self._marks(part.shape, (x0, y0)))
         try:
             read = self.recognizer.read(part)
         except Exception:
