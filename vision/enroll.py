@@ -243,10 +243,12 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
                 say(f"No picture from the camera: {source.message} Stopping.")
                 result.stopped = True
                 break
+            markers = detect_markers(frame.image) if frame is not None else {}
+            view = mat_from_markers(markers)
             if frame is None:
                 say(f"No picture from the camera: {getattr(source, 'reason', source.message)}")
                 tries += 1
-            elif _out_of_focus(frame.image):
+            elif view is not None and _out_of_focus(frame.image, markers, view):
                 # A reference is kept for months: one taken blurred names its card less often
                 # (our deck enrolled at a blur of 2.5 on the synthetic table: 99.4 -> 94.8 %
                 # named right on sharp scenes), and the picture panels of another deck so
@@ -258,7 +260,6 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
                 tries += 1
             else:
                 image = frame.image
-                view = mat_from_markers(detect_markers(image))
                 quad = find_in_slot(image, view, slot, find_cards)
                 if quad is None or not card_size_ok(quad, view):
                     # What lies in the slot alone: not a marker or other outline found
@@ -306,16 +307,12 @@ def _enroll(source, out: Path, labels: tuple[str, ...], *, find_cards, ask, say,
     return result
 
 
-def _out_of_focus(image: np.ndarray) -> bool:
-    """Whether the mat is in view and its corner squares say the picture is out of focus for
-    the table (``vision.focus``): not when they cannot tell."""
+def _out_of_focus(image: np.ndarray, markers: dict[int, np.ndarray], view: MatView) -> bool:
+    """Whether the mat's corner squares (``markers``, seen as ``view``) say the picture is
+    out of focus for the table (``vision.focus``): not when they cannot tell."""
     from vision.focus import blur_at_finder, in_focus
     from vision.tracking import search_region
 
-    markers = detect_markers(image)
-    view = mat_from_markers(markers)
-    if view is None:
-        return False
     return in_focus(blur_at_finder(image, markers, search_region(view, image.shape))) is False
 
 

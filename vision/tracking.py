@@ -589,7 +589,7 @@ class RevealTracker:
             self.slots_poor = tuple(
                 look.zone for look in slot_looks(view, size, self.zones)
                 if look.poor or (look.zone in self.slots_poor and not look.clear))
-            self.out_of_focus = self._blurred(image, markers, view)
+            self.out_of_focus = self._blurred(image, markers)
             self.message = self._found_message()
             return True
         # Two squares changed and the mat not found again: the camera may have moved, and no
@@ -633,14 +633,14 @@ class RevealTracker:
         if self.misfit != was and self.mat is not None and not self._doubt:
             self.message = self._found_message()
 
-    def _blurred(self, image: np.ndarray, markers: dict[int, np.ndarray], view: MatView
-                 ) -> bool:
+    def _blurred(self, image: np.ndarray, markers: dict[int, np.ndarray]) -> bool:
         """Whether the picture is out of focus for the finder, by the mat's corner squares
-        (``vision.focus``); said so, it stays so until clearly sharp (SHARP_AGAIN). Not
-        measured (squares too dim or half hidden): as it was."""
+        (``vision.focus``) in the part it reads (``region``); said so, it stays so until
+        clearly sharp (SHARP_AGAIN). Not measured (squares too dim or half hidden): as it
+        was."""
         from vision.focus import SHARP_AGAIN, SOFT_SIGMA, blur_at_finder
 
-        blur = blur_at_finder(image, markers, search_region(view, image.shape, self.zones))
+        blur = blur_at_finder(image, markers, self.region(image.shape))
         if blur is None:
             return self.out_of_focus
         return blur >= (SHARP_AGAIN if self.out_of_focus else SOFT_SIGMA)
