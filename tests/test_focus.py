@@ -59,7 +59,7 @@ def test_the_same_blur_reads_the_same_at_any_picture_size():
     large = marker_blur(*_mat(size=(1280, 960), blur=1.0))
     assert large == pytest.approx(2 * small, rel=0.1)
     # Judged where the finder works at half that size, it is as sharp as the small one.
-    assert in_focus(large, scale=0.5) is True and in_focus(large) is False
+    assert in_focus(0.5 * large) is True and in_focus(large) is False
 
 
 def test_the_answer_does_not_hang_on_the_cards_or_the_cloth():

@@ -123,10 +123,10 @@ def blur_at_finder(image: np.ndarray, markers: Mapping[int, np.ndarray],
     return None if blur is None else blur * working_scale(x1 - x0, y1 - y0)
 
 
-def in_focus(blur: float | None, scale: float = 1.0) -> bool | None:
-    """Whether a picture whose markers' edges are blurred by ``blur`` (``marker_blur``)
-    is sharp enough for the table, where its finder works at ``scale`` times the
-    picture's size (``vision.detect.working_scale``). None when not measured."""
+def in_focus(blur: float | None) -> bool | None:
+    """Whether a picture whose markers' edges are blurred by ``blur`` in the pixels the
+    table's finder works at (``blur_at_finder``) is sharp enough for the table. None when
+    not measured."""
     if blur is None:
         return None
-    return blur * scale < SOFT_SIGMA
+    return blur < SOFT_SIGMA

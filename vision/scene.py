@@ -129,7 +129,8 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     # on piles of dark cards with a light picture, the lower half of a card half hidden was
     # named as another card at 0.58, the features seeing nothing there.
     for part in unnamed:
-        named = _named(rec, image, halves(part), part, [r.corners for r in out], checked=True)
+        named = _named(rec, image, halves(part), part, [r.corners for r in out],
+                       lean_needed=True)
         out.extend(named)
         pieces.extend(named)
     for quad in close_ups:  # larger than any card on a table: a close-up, or a mat
@@ -442,17 +443,17 @@ def _inside_named(rec: Recognizer, image: np.ndarray, corners: np.ndarray,
 
 def _named(rec: Recognizer, image: np.ndarray, pieces: Sequence[np.ndarray],
            whole: np.ndarray | None, cards: Sequence[np.ndarray], *,
-           checked: bool = False) -> list[Reading]:
+           lean_needed: bool = False) -> list[Reading]:
     """The pieces (of ``whole``, if given) that the first look names
     (``Recognizer.guess_quad``) or finds one of cards alike (``_a_card``), but for a piece
-    whose middle lies on another of ``cards``. ``checked``: the features must lean to the
-    card named too, however sure its look (``Recognizer.check_guess``, ``lean_needed``)."""
+    whose middle lies on another of ``cards``. ``lean_needed``: the features must lean to the
+    card named too, however sure its look (as ``Recognizer.check_guess``)."""
     out = []
     for piece in pieces:
         middle = _centre(piece)
         if any(c is not whole and point_inside(c, middle) for c in cards):
             continue
-        m = rec.guess_quad(image, piece, lean_needed=checked)
+        m = rec.guess_quad(image, piece, lean_needed=lean_needed)
         if _a_card(m):
             out.append(Reading(m.label, m.score, piece))
     return out
