@@ -238,3 +238,13 @@ def test_focus_is_judged_at_the_size_finding_works_at():
     far = _mat_picture(size=(1280, 960), margin=0.3).image
     assert check_frame(cv2.GaussianBlur(close, (0, 0), 2.6), find_cards=find_cards).in_focus
     assert not check_frame(cv2.GaussianBlur(far, (0, 0), 2.6), find_cards=find_cards).in_focus
+
+
+def test_focus_that_cannot_be_measured_is_not_said():
+    # A room so dim (a quarter of the light) that the corner squares are found but their
+    # edges are too faint to measure: nothing is said about the focus, nor held against it.
+    dim = np.round(_mat_picture().image * np.float32(0.25)).astype(np.uint8)
+    report = check_frame(dim, find_cards=find_cards)
+    assert report.mat is not None
+    assert report.blur is None and report.in_focus is None
+    assert not any("focus" in line for line in report.lines)

@@ -879,3 +879,23 @@ def test_a_picture_out_of_focus_is_said_so_until_it_is_sharp_again():
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
     tracker.feed(Frame(cv2.GaussianBlur(sharp, (0, 0), 2.0), 0.0))
     assert tracker.mat is not None and not tracker.out_of_focus
+
+
+def test_focus_not_measurable_leaves_what_the_table_said():
+    from vision import synthetic as S
+
+    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
+            if label is not None}
+    blurred = cv2.GaussianBlur(S.mat_scene(deck, {}, rng=3).image, (0, 0), 2.5)
+    # So dim (under a third of the light) that the corner squares are found but their
+    # edges are too faint to measure.
+    dim = np.round(blurred * np.float32(0.28)).astype(np.uint8)
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
+    tracker.feed(Frame(blurred, 0.0))
+    assert tracker.out_of_focus
+    tracker.feed(Frame(dim, 3.0))
+    assert tracker.mat is not None and tracker.out_of_focus  # not measured: as it was
+    assert len(tracker.markers_seen) == 4  # the mat was looked at, and found, again
+    tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
+    tracker.feed(Frame(dim, 0.0))
+    assert tracker.mat is not None and not tracker.out_of_focus
