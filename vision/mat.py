@@ -355,14 +355,13 @@ MAT_BAND_MM = (2.0, 5.0)
 MARK_COLOUR_TOL = 30.0
 
 
-def without_slot_marks(image: np.ndarray, view: MatView, slot: str, *,
-                       origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+def without_slot_marks(image: np.ndarray, view: MatView, slot: str) -> np.ndarray:
     """A copy of a camera picture with the slot's printed corner marks painted in the mat's
     colour where they show. A card laid touching them is outlined with them as one shape;
     a card lying over them keeps its own pixels, which are neither the mark's colour nor
-    the mat's. ``origin``: where the picture's top left corner lies in the view's picture
-    (a part cut out of it)."""
-    return paint_out_marks(image, slot_mark_pixels(view, slot, image.shape, origin=origin))
+    the mat's. (The table paints a part of the picture: ``slot_mark_pixels`` with its
+    ``origin``, then ``paint_out_marks``.)"""
+    return paint_out_marks(image, slot_mark_pixels(view, slot, image.shape))
 
 
 # Where a slot's marks lie in a picture: the pixels (rows, columns) to paint, those of the
@@ -374,7 +373,8 @@ MarkPixels = tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray],
 def slot_mark_pixels(view: MatView, slot: str, shape: tuple[int, ...], *,
                      origin: tuple[int, int] = (0, 0)) -> MarkPixels:
     """Where ``without_slot_marks`` looks and paints in a picture of ``shape`` seen through
-    ``view`` (``origin``: as there): the same for every picture while the mat stays put."""
+    ``view`` (``origin``: where the picture's top left corner lies in the view's picture, a
+    part cut out of it): the same for every picture while the mat stays put."""
     import cv2
 
     zone = zone_named(slot)
