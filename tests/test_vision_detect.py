@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision import detect as D
 from vision import synthetic as S
 from vision.detect import changed, find_cards, find_outlines, order_corners, quad_iou
 
@@ -128,6 +129,54 @@ def test_a_grainy_cloth_made_busier_holds_no_false_cards(deck, treat):
         for quads in (find_cards(img), find_outlines(img).cards):
             hits, total, false = _found(sc, quads)
             assert (hits, false) == (total, 0), (seed, hits, total, false)
+
+
+def _squares(turn: float) -> np.ndarray:
+    """Dark squares on a light ground, turned by ``turn`` degrees: steps in every direction."""
+    img = np.full((480, 640), 200, np.uint8)
+    for y in range(40, 440, 100):
+        for x in range(40, 600, 110):
+            img[y:y + 60, x:x + 70] = 40
+    turned = cv2.getRotationMatrix2D((320, 240), turn, 1.0)
+    return cv2.warpAffine(img, turned, (640, 480), borderValue=200)
+
+
+@pytest.mark.parametrize("turn", [0, 17])
+@pytest.mark.parametrize("sigma", [1.0, 2.0, 3.0])
+def test_a_pictures_softness_is_the_blur_of_its_edges(turn, sigma):
+    """A picture blurred by a known sigma reads that blur, with the 5 x 5 blur that Canny's
+    edges are found on (a sigma of 1.1) added, whichever way its edges run."""
+    soft = cv2.GaussianBlur(_squares(turn), (0, 0), sigma)
+    blurred = cv2.GaussianBlur(soft, (5, 5), 0)
+    reading = D._softness(blurred, cv2.Canny(blurred, 40, 110))
+    assert reading == pytest.approx(math.hypot(sigma, 1.1), abs=0.2)
+
+
+def test_a_picture_without_edges_has_no_softness():
+    blank = np.full((480, 640), 120, np.uint8)
+    assert D._softness(blank, np.zeros_like(blank)) is None
+    assert not D._edges(blank).any()
+
+
+@pytest.mark.parametrize("sigma", [2.0, 2.4])
+def test_a_light_card_on_a_light_cloth_out_of_focus_is_found(sigma):
+    """Out of focus, a light-bordered card's outline on a light cloth fell under Canny's
+    thresholds, set for a sharp picture."""
+    sc = S.random_scene(S.panelled_deck(20), 940014)
+    img = cv2.GaussianBlur(sc.image, (0, 0), sigma)
+    for quads in (find_cards(img), find_outlines(img).cards):
+        assert _found(sc, quads) == (1, 1, 0)
+
+
+def test_a_grainy_cloth_out_of_focus_holds_no_false_cards(deck):
+    """The thresholds lowered for a soft picture still rise on a cloth whose grain is edges
+    all over (BUSY_EDGES)."""
+    for seed in range(12):
+        sc = S.random_scene(deck, 8300 + seed, mat="noise-light", n_cards=3,
+                            arrangement="spread")
+        img = cv2.GaussianBlur(_sharpened(sc.image), (0, 0), 2.0)
+        for quads in (find_cards(img), find_outlines(img).cards):
+            assert _found(sc, quads)[2] == 0, seed
 
 
 @pytest.mark.parametrize("mat", S.MAT_KINDS)

@@ -69,6 +69,24 @@ ENCLOSED_BORDER = 0.03
 BUSY_EDGES = 0.12
 BUSY_RAISE = 1.6
 BUSY_TRIES = 3
+# A soft picture (a camera out of focus, a webcam's lens) spreads every edge, and a light
+# card's outline on a light cloth then falls under Canny's thresholds: they are lowered by
+# (SOFT_FROM / blur) cubed, not under SOFT_LEAST times, where the blur is that of the
+# picture's sharpest edges (``_softness``, a Gaussian's sigma in pixels, the 5 x 5 blur
+# before Canny included). Measured on 40 scenes of each of four decks: as they come, 0.94 to
+# 1.9, nine in ten under 1.5; blurred by a sigma of 1.6 to 2.4, 1.4 to 2.7, half over 1.7 to
+# 2.1. On 150 held-out scenes of each of six decks so blurred, white cards found 82 -> 84 %,
+# light-bordered ones 78 -> 83 %, playing cards 77 -> 79 %, dark ones 94 -> 95 %, ours
+# 97.4 % as before; as they come, and under a lamp, a colour cast, dim light, vignetting or
+# JPEG, the same cards found, no misread, no false alarm more. Where the rest are lost, the
+# outline has a gap (the lit side of a white card on a light cloth) that no threshold closes.
+SOFT_FROM = 1.7
+SOFT_LEAST = 0.4
+SOFT_SAMPLES = 150  # edge pixels measured, about, spread over the picture
+SOFT_ROWS = 3  # ...on every SOFT_ROWS-th row
+SOFT_SHARPEST = 0.2  # the blur read where this share of the edges measured are sharper
+SOFT_MIN_CONTRAST = 24  # grey levels across an edge, at least, to measure it
+SOFT_REACH = 7  # pixels each side of an edge pixel, across the edge, for its contrast
 # A seam between light cards touching: a line at most this many pixels wide, darker than
 # both its sides by this many grey levels.
 SEAM_WIDTH = 7
@@ -140,13 +158,19 @@ def _short_side(q: np.ndarray) -> float:
 
 
 def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
-    """Canny's edges, thresholds set by the picture's middle grey. ``around_card``: the picture
-    is a part around one card, mostly its own art, whose edges may be many (see BUSY_EDGES)."""
+    """Canny's edges, thresholds set by the picture's middle grey, and lowered for a picture
+    whose sharpest edges are soft (SOFT_FROM). ``around_card``: the picture is a part around
+    one card, mostly its own art, whose edges may be many (see BUSY_EDGES)."""
     blurred = cv2.GaussianBlur(grey, (5, 5), 0)
     med = _median(blurred[::8, ::8])  # the picture's middle grey, from a sample
     lo = max(10.0, min(40.0, 0.4 * med))
     hi = max(30.0, min(110.0, 1.0 * med))
     edges = cv2.Canny(blurred, lo, hi)
+    soft = _softness(blurred, edges)
+    if soft is not None and soft > SOFT_FROM:
+        k = max(SOFT_LEAST, (SOFT_FROM / soft) ** 3)
+        lo, hi = k * lo, k * hi
+        edges = cv2.Canny(blurred, lo, hi)
     # A textured cloth made busier (a camera's sharpening, a dark picture's low thresholds)
     # can be edges all over: every outline then runs along edges. Its grain is fainter than
     # a card's edge: ask for stronger edges until they are few enough.
@@ -156,6 +180,40 @@ def _edges(grey: np.ndarray, *, around_card: bool = False) -> np.ndarray:
         lo, hi = BUSY_RAISE * lo, BUSY_RAISE * hi
         edges = cv2.Canny(blurred, lo, hi)
     return edges
+
+
+_ACROSS = np.arange(-SOFT_REACH, SOFT_REACH + 1, dtype=np.float32)
+_SIGMA_PER_WIDTH = float(1 / math.sqrt(2 * math.pi))  # a blurred step's sigma per contrast/slope
+
+
+def _softness(blurred: np.ndarray, edges: np.ndarray) -> float | None:
+    """How soft the picture ``blurred`` (grey) is at its sharpest edges (``edges``, Canny's):
+    the sigma of a Gaussian blur that spreads a step as much, in pixels. At a sample of edge
+    pixels, the contrast across the edge (SOFT_REACH each side, along the gradient) over the
+    slope there is the width of a blurred step; the blur read is where SOFT_SHARPEST of them
+    are narrower. None with fewer than 20 edges of SOFT_MIN_CONTRAST measured."""
+    h, w = blurred.shape[:2]
+    r = SOFT_REACH
+    pts = cv2.findNonZero(np.ascontiguousarray(edges[r:h - r:SOFT_ROWS, r:w - r]))
+    if pts is None or len(pts) < 20:
+        return None
+    pts = pts.reshape(-1, 2)[::max(1, len(pts) // SOFT_SAMPLES)]
+    xs, ys = pts[:, 0] + r, pts[:, 1] * SOFT_ROWS + r
+    gx = blurred[ys, xs + 1].astype(np.float32) - blurred[ys, xs - 1]
+    gy = blurred[ys + 1, xs].astype(np.float32) - blurred[ys - 1, xs]
+    slope = np.hypot(gx, gy) / 2
+    ok = slope > 0
+    xs, ys, gx, gy, slope = xs[ok], ys[ok], gx[ok], gy[ok], slope[ok]
+    across = _ACROSS / (2 * slope[:, None])
+    profile = blurred[np.rint(ys[:, None] + gy[:, None] * across).astype(np.intp),
+                      np.rint(xs[:, None] + gx[:, None] * across).astype(np.intp)]
+    contrast = profile.max(axis=1).astype(np.float32) - profile.min(axis=1)
+    measured = contrast >= SOFT_MIN_CONTRAST
+    if measured.sum() < 20:
+        return None
+    widths = contrast[measured] / slope[measured]
+    k = int(len(widths) * SOFT_SHARPEST)
+    return float(np.partition(widths, k)[k]) * _SIGMA_PER_WIDTH
 
 
 def _median(grey: np.ndarray, mask: np.ndarray | None = None) -> float:
