@@ -196,24 +196,26 @@ def _softness(blurred: np.ndarray, edges: np.ndarray) -> float | None:
     are narrower. None with fewer than 20 edges of SOFT_MIN_CONTRAST measured."""
     h, w = blurred.shape[:2]
     r = SOFT_REACH
-    pts = cv2.findNonZero(np.ascontiguousarray(edges[r:h - r:SOFT_ROWS, r:w - r]))
+    pts = cv2.findNonZero(edges[r:h - r:SOFT_ROWS, r:w - r])
     if pts is None or len(pts) < 20:
         return None
     pts = pts.reshape(-1, 2)[::max(1, len(pts) // SOFT_SAMPLES)]
-    xs, ys = pts[:, 0] + r, pts[:, 1] * SOFT_ROWS + r
-    gx = blurred[ys, xs + 1].astype(np.float32) - blurred[ys, xs - 1]
-    gy = blurred[ys + 1, xs].astype(np.float32) - blurred[ys - 1, xs]
-    slope = np.hypot(gx, gy) / 2
-    ok = slope > 0
-    xs, ys, gx, gy, slope = xs[ok], ys[ok], gx[ok], gy[ok], slope[ok]
-    across = _ACROSS / (2 * slope[:, None])
-    profile = blurred[np.rint(ys[:, None] + gy[:, None] * across).astype(np.intp),
-                      np.rint(xs[:, None] + gx[:, None] * across).astype(np.intp)]
-    contrast = profile.max(axis=1).astype(np.float32) - profile.min(axis=1)
+    # Indices into the flattened picture: a few numpy calls on small arrays.
+    flat = np.ascontiguousarray(blurred).reshape(-1)
+    at = (pts[:, 1] * SOFT_ROWS + r) * w + (pts[:, 0] + r)
+    around = flat[at[:, None] + np.array([1, -1, w, -w])].astype(np.float32)
+    gx, gy = around[:, 0] - around[:, 1], around[:, 2] - around[:, 3]
+    grad = np.hypot(gx, gy)  # twice the slope
+    ok = grad > 0
+    at, gx, gy, grad = at[ok], gx[ok], gy[ok], grad[ok]
+    step = _ACROSS / grad[:, None]
+    profile = flat[at[:, None] + np.rint(gy[:, None] * step).astype(np.intp) * w
+                   + np.rint(gx[:, None] * step).astype(np.intp)]
+    contrast = np.ptp(profile, axis=1).astype(np.float32)
     measured = contrast >= SOFT_MIN_CONTRAST
-    if measured.sum() < 20:
+    if np.count_nonzero(measured) < 20:
         return None
-    widths = contrast[measured] / slope[measured]
+    widths = 2 * contrast[measured] / grad[measured]
     k = int(len(widths) * SOFT_SHARPEST)
     return float(np.partition(widths, k)[k]) * _SIGMA_PER_WIDTH
 
