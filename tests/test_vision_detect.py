@@ -158,6 +158,14 @@ def test_a_picture_without_edges_has_no_softness():
     assert not D._edges(blank).any()
 
 
+@pytest.mark.parametrize("shape", [(5, 5), (15, 15), (1, 100), (3, 640)])
+def test_a_picture_too_small_to_measure_has_no_softness(shape):
+    """Edges everywhere, but no room across them for a step: no reading, and edges as ever."""
+    grain = np.random.default_rng(0).integers(0, 256, shape).astype(np.uint8)
+    assert D._softness(grain, np.full(shape, 255, np.uint8)) is None
+    assert D._edges(grain).shape == shape
+
+
 @pytest.mark.parametrize("sigma", [2.0, 2.4])
 def test_a_light_card_on_a_light_cloth_out_of_focus_is_found(sigma):
     """Out of focus, a light-bordered card's outline on a light cloth fell under Canny's
