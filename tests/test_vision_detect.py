@@ -176,15 +176,24 @@ def test_a_light_card_on_a_light_cloth_out_of_focus_is_found(sigma):
         assert _found(sc, quads) == (1, 1, 0)
 
 
-def test_a_grainy_cloth_out_of_focus_holds_no_false_cards(deck):
-    """The thresholds lowered for a soft picture still rise on a cloth whose grain is edges
-    all over (BUSY_EDGES)."""
+def test_a_grainy_cloth_out_of_focus_holds_no_false_cards(deck, monkeypatch):
+    """A sharpened grainy cloth, then out of focus: the thresholds are lowered for most of
+    these pictures, and no card-shaped bit of the grain is taken for a card."""
+    readings, measure = [], D._softness
+
+    def softness(blurred, edges):
+        readings.append(measure(blurred, edges))
+        return readings[-1]
+
+    monkeypatch.setattr(D, "_softness", softness)
     for seed in range(12):
         sc = S.random_scene(deck, 8300 + seed, mat="noise-light", n_cards=3,
                             arrangement="spread")
-        img = cv2.GaussianBlur(_sharpened(sc.image), (0, 0), 2.0)
+        img = cv2.GaussianBlur(_sharpened(sc.image), (0, 0), 2.6)
         for quads in (find_cards(img), find_outlines(img).cards):
             assert _found(sc, quads)[2] == 0, seed
+    lowered = [r for r in readings if r is not None and r > D.SOFT_FROM]
+    assert len(readings) >= 12 and len(lowered) >= len(readings) // 2
 
 
 @pytest.mark.parametrize("mat", S.MAT_KINDS)
