@@ -176,6 +176,20 @@ def test_a_light_card_on_a_light_cloth_out_of_focus_is_found(sigma):
         assert _found(sc, quads) == (1, 1, 0)
 
 
+def test_only_a_light_picture_read_whole_is_measured_for_softness(deck, monkeypatch):
+    """A darker picture's thresholds are low already, and a part around one card is looked at
+    many times a frame: neither pays for the reading."""
+    measured = []
+    monkeypatch.setattr(D, "_softness", lambda blurred, edges: measured.append(1))
+    light = cv2.cvtColor(S.random_scene(deck, 11, mat="plain-light").image, cv2.COLOR_BGR2GRAY)
+    dark = (light // 3).astype(np.uint8)
+    D._edges(dark)
+    D._edges(light, around_card=True)
+    assert measured == []
+    D._edges(light)
+    assert measured == [1]
+
+
 def test_a_grainy_cloth_out_of_focus_holds_no_false_cards(deck, monkeypatch):
     """A sharpened grainy cloth, then out of focus: the thresholds are lowered for most of
     these pictures, and no card-shaped bit of the grain is taken for a card."""
