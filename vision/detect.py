@@ -77,9 +77,10 @@ BUSY_TRIES = 3
 # 1.9, nine in ten under 1.5; blurred by a sigma of 1.6 to 2.4, 1.4 to 2.7, half over 1.7 to
 # 2.1. On 150 held-out scenes of each of six decks so blurred, white cards found 82 -> 84 %,
 # light-bordered ones 78 -> 83 %, playing cards 77 -> 79 %, dark ones 94 % and ours 97.4 %
-# as before; as they come, and under a lamp, a colour cast, dim light, vignetting or JPEG,
-# the same cards found, no misread, no false alarm more. Where the rest are lost, the
-# outline has a gap (the lit side of a white card on a light cloth) that no threshold closes.
+# as before; as they come, and under a lamp, a colour cast, dim light or vignetting, the
+# same cards found; under JPEG or motion blur, a card more or less in a deck; no misread, no
+# false alarm more. Where the rest are lost, the outline has a gap (the lit side of a white
+# card on a light cloth) that no threshold closes.
 # A reading costs about 0.1 ms, and is taken only where it finds cards: on a whole picture
 # (or the table's region) whose high threshold is at its most (HI_MOST, a middle grey of 110
 # or more; darker pictures have lower thresholds already). Taken on darker pictures too, it
