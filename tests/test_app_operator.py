@@ -904,9 +904,9 @@ def test_the_focus_warning_goes_when_the_controller_is_told_the_picture_is_sharp
     ctl = Controller(Game, camera=True)
     ctl.set_camera(True)
     version = ctl.version
-    assert ctl.set_mat_found(True, blurred=True)
+    assert ctl.set_mat_found(True, out_of_focus=True)
     assert ctl.version > version and ctl.out_of_focus
-    assert not ctl.set_mat_found(True, blurred=True)  # nothing new
+    assert not ctl.set_mat_found(True, out_of_focus=True)  # nothing new
     screen = TableScreen((1280, 720))
     screen.draw(pygame.Surface((1280, 720)), ctl)
     assert any(tr("en", "warn.out_of_focus") in key[0] for key in screen._text)
@@ -915,5 +915,5 @@ def test_the_focus_warning_goes_when_the_controller_is_told_the_picture_is_sharp
     screen.draw(pygame.Surface((1280, 720)), ctl)
     assert not any("out of focus" in key[0] for key in screen._text)
     # A camera that no longer sees the mat says that, not the focus.
-    ctl.set_mat_found(False, blurred=True)
+    ctl.set_mat_found(False, out_of_focus=True)
     assert camera_line(ctl, "en").startswith("Camera: working, but it does not see the mat")

@@ -293,17 +293,17 @@ class Controller:
         self.version += 1
 
     def set_mat_found(self, found: bool | None, poor: tuple[str, ...] = (),
-                      misfit: float | None = None, *, blurred: bool = False) -> bool:
+                      misfit: float | None = None, *, out_of_focus: bool = False) -> bool:
         """The camera found the mat or lost it (None: not known), for the camera check, the
         slots it sees too much from the side or from too far to read a card there (``poor``),
         how many times a card on the mat the cards in the slots measure when they do not
         fit it (``misfit``: the mat was printed at another size), and whether its picture is
-        out of focus (``blurred``). True when that changed."""
+        out of focus (``out_of_focus``). True when that changed."""
         if (found == self.mat_found and poor == self.slots_poor and misfit == self.mat_misfit
-                and blurred == self.out_of_focus):
+                and out_of_focus == self.out_of_focus):
             return False
         self.mat_found, self.slots_poor, self.mat_misfit = found, poor, misfit
-        self.out_of_focus = blurred
+        self.out_of_focus = out_of_focus
         self.version += 1
         return True
 

@@ -227,7 +227,7 @@ class App:
             changed = self.ctl.set_mat_found(
                 sees if looked else None, tuple(getattr(tracker, "slots_poor", ())),
                 getattr(tracker, "misfit", None),
-                blurred=bool(getattr(tracker, "out_of_focus", False)))
+                out_of_focus=bool(getattr(tracker, "out_of_focus", False)))
             if changed and self.say is not None and getattr(tracker, "message", None):
                 self.say(f"camera: {tracker.message}")
 
