@@ -528,15 +528,19 @@ def test_an_unreadable_card_asks_for_the_picker():
     assert events == [CardUnsure("b")]
 
 
+def _coloured_deck() -> dict[str, np.ndarray]:
+    """Plain coloured cards, which the stand-in recogniser reads, for synthetic mat scenes."""
+    return {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
+            if label is not None}
+
+
 def test_slots_seen_too_much_from_the_side_are_named():
     from vision import synthetic as S
 
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1)
     tracker.feed(Table().frame())
     assert tracker.slots_poor == () and tracker.message == "Mat found."
-    # Plain coloured cards, which the stand-in recogniser reads.
-    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
-            if label is not None}
+    deck = _coloured_deck()
     steep = S.mat_scene(deck, {}, tilt=0.5, rng=3).image
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
     tracker.feed(Frame(steep, 0.0))
@@ -561,8 +565,7 @@ def test_a_picture_that_settles_is_looked_at_for_the_mat_once_a_look_is_due():
     again while nothing moves."""
     from vision import synthetic as S
 
-    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
-            if label is not None}
+    deck = _coloured_deck()
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
     tracker.feed(Frame(S.mat_scene(deck, {}, rng=5, blur=0, noise=0).image, 0.0))
     looks = _counting_looks(tracker)
@@ -859,8 +862,7 @@ def test_cards_on_the_mat_on_a_dark_table_are_laid(table_bgr):
 def test_a_picture_out_of_focus_is_said_so_until_it_is_sharp_again():
     from vision import synthetic as S
 
-    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
-            if label is not None}
+    deck = _coloured_deck()
     sharp = S.mat_scene(deck, {}, rng=3).image
     tracker = RevealTracker(ColourRecognizer(), stable_frames=1, mat_every=2.0)
     tracker.feed(Frame(sharp, 0.0))
@@ -884,8 +886,7 @@ def test_a_picture_out_of_focus_is_said_so_until_it_is_sharp_again():
 def test_focus_not_measurable_leaves_what_the_table_said():
     from vision import synthetic as S
 
-    deck = {label: np.full((88, 63, 3), bgr, np.uint8) for label, bgr in CARD_COLOURS.items()
-            if label is not None}
+    deck = _coloured_deck()
     blurred = cv2.GaussianBlur(S.mat_scene(deck, {}, rng=3).image, (0, 0), 2.5)
     # So dim (under a third of the light) that the corner squares are found but their
     # edges are too faint to measure.
