@@ -86,6 +86,9 @@ BUSY_TRIES = 3
 # or more; darker pictures have lower thresholds already). Taken on darker pictures too, it
 # found 2 more cards of 1,836 out of focus; on each part around one card (``around_card``),
 # none, and the table looks at many parts a frame.
+# Not ``vision.focus``: that reads the blur at the mat's corner squares, a known step, for
+# the table's out-of-focus warning (SOFT_SIGMA, 2.1), without the 5 x 5 blur; this reads it
+# at any edges, that blur included (SOFT_FROM 1.7 is about 1.3 there).
 HI_MOST = 110.0
 SOFT_FROM = 1.7
 SOFT_LEAST = 0.4

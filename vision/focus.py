@@ -17,7 +17,9 @@ working_scale`` of the part around the slots):
 
 From SOFT_SIGMA the picture is out of focus for the table. On a black square 60 pixels
 wide blurred by a known sigma, the reading is that sigma within 0.05 from 1 to 2 pixels,
-and a little under beyond (2.5 for 2.6), as the black border is only a bit wide.
+and a little under beyond (2.5 for 2.6), as the black border is only a bit wide. (The
+finder also reads how soft a picture is, at any edges, to lower its thresholds:
+``vision.detect._softness``.)
 """
 
 from __future__ import annotations
