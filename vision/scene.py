@@ -121,7 +121,11 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
         pieces.extend(named)
         unnamed.extend([] if named else [part])
     out = _around_panels(rec, image, panels, out)
+    # A card read at a place guessed at a corner is named by its look alone too: far smaller
+    # than the cards beside it, it is a piece of one (see _without_undersized).
+    before = {id(r) for r in out}
     out = _at_corners(rec, image, at_corners, out)
+    pieces.extend(r for r in out if id(r) not in before)
     out = _slanted(rec, image, [*panels, *slanted], out)
     # A part not named may be two cards side by side whose seam did not show: its halves
     # lying on no card read (a place at a corner, better fitted, goes first). The most doubtful
@@ -196,11 +200,12 @@ def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
 
 def _without_undersized(readings: list[Reading], pieces: Sequence[Reading]) -> list[Reading]:
     """``readings`` but for each of the ``pieces`` named (halves of an outline, parts cut
-    along seams, named by their look alone) far smaller than two other cards named at least
-    (under UNDERSIZED of each one's area: one card photographed close by, or nearer the
-    camera, does not count alone): the cards of a deck are all one size, so it is a piece of
-    one card (half of the picture panel of a dark card whose own outline did not show, named
-    as another card at 0.51)."""
+    along seams, places guessed at a corner, named by their look alone) far smaller than two
+    other cards named at least (under UNDERSIZED of each one's area: one card photographed
+    close by, or nearer the camera, does not count alone): the cards of a deck are all one
+    size, so it is a piece of one card (half of the picture panel of a dark card whose own
+    outline did not show, named as another card at 0.51; out of focus, the panel of a dark
+    card partly under a hand, named as another card at 0.56)."""
     named = _named_areas(readings)
     ids = {id(p) for p in pieces}
     small = {id(r) for r, area in named if id(r) in ids
