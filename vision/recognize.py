@@ -31,8 +31,7 @@ few only, at a finer size (``FINE_W``); in a deck with such cards alike, a card 
 look names clearly must also be that close to its own references there (a card never
 enrolled has its look-alike's thumbnail). Otherwise the feature matcher above decides, as
 it always does for references that are not card-shaped. A first look that is barely sure
-(``GUESS_SURE``) stands only if the features do not lean to another card, or, on an outline
-guessed (a half, a place around a picture panel), only if they lean to the same card. A
+(``GUESS_SURE``) stands only if the features lean to the same card. A
 picture read whole (``classify``, ``--whole``) gets the same looks, the whole picture taken
 for the card (not checked so: no misread was seen there). A card that the features name
 must then also agree in colour with that card (``COLOUR_MIN_CORR``): two cards drawn alike
@@ -193,9 +192,10 @@ PANEL_SAME = 0.03
 # along seams, a place around a picture panel or at a pile's corner, a block taken as one
 # card) is the best of several guesses tried: where its look is barely sure (a score under
 # GUESS_SURE, 0.5 being the bare minimum), the features must lean to the same card too (their
-# likeliest card, sure or not: see ``Recognizer.check_guess``). On an outline found, they
-# must not lean to another card (the part of a card showing from under another can have a
-# card's shape); then the features decide, as when the first look is unsure. A card with
+# likeliest card, sure or not: see ``Recognizer.check_guess``). So on an outline found (the
+# part of a card showing from under another can have a card's shape, a hand and glare can
+# leave a card's look to chance); else the features decide, as when the first look is
+# unsure. A card with
 # look-alikes, which the features cannot tell from them, is unknown when barely sure: playing
 # cards enrolled from photos, a 3 of spades 90 pixels long was named the 3 of clubs at 0.54.
 # Over two sets of 2000 held-out
@@ -203,6 +203,8 @@ PANEL_SAME = 0.03
 # dark cards with a light picture, and the part of a card under another. Each time the
 # features leant to another card or to none. Checked so, none of them is named; per deck and
 # set, 0 to 5 of about 4500 cards fully in view named right before are not (0.1 % at most).
+# On an outline found, a lean to none once let a card stand: under a warm colour cast, a dark
+# card with a light picture half under a hand, in glare, was named as another at 0.53.
 GUESS_SURE = 0.55
 # Before it, the card is aligned on the best reference (a corner found a pixel off moves every
 # pip at this size): at most this many steps, or until a step changes it this little.
@@ -1197,8 +1199,8 @@ class Recognizer:
                       look: tuple[np.ndarray | None, Match] | None = None,
                       piece: bool = False) -> Match:
         """Classify the card inside a known quad of a scene, without detecting again: the
-        first look (thumbnails) when it is sure (barely sure: unless the features lean to
-        another card, ``check_guess``), or the closer look when the first found it like a few
+        first look (thumbnails) when it is sure (barely sure: when the features lean to the
+        same card, ``check_guess``), or the closer look when the first found it like a few
         others, the feature matcher otherwise. A card the features name is also
         placed in the picture (``Match.placed``) by the turn and scale they fit.
 
@@ -1207,7 +1209,7 @@ class Recognizer:
         features are not asked to name it."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
         per, fast = look or self._first_look(image, c)
-        checked, asked = self._checked(image, c, fast, found=True)
+        checked, asked = self._checked(image, c, fast)
         if checked.label is not None:
             self.fast_named += 1
             return fast
@@ -1294,26 +1296,23 @@ class Recognizer:
         return self.check_guess(image, c, self._first_look(image, c)[1], lean_needed=lean_needed)
 
     def check_guess(self, image: np.ndarray, corners: np.ndarray, m: Match, *,
-                    found: bool = False, sure_too: bool = False, lean_needed: bool = False
-                    ) -> Match:
-        """The first look's match ``m`` for the card inside ``corners``, an outline guessed
-        (see GUESS_SURE): unknown when its score is under GUESS_SURE and the features do not
-        lean to the same card; for an outline ``found`` (not guessed), when they lean to
-        another card. They lean to the card with the most matches that fit one turn and
-        scale, sure or not, or, none fitting, the most matches distinctive of one card (4 at
-        least); with fewer, to none. A card with look-alikes in the deck, which the features
-        cannot tell from them, is unknown when barely sure. ``sure_too``: a match at
-        GUESS_SURE or more is checked too, as on an outline found (unknown when the features
-        lean to another card), look-alikes or not: an outline that can only be a piece of a
-        card, whose look says little however sure. ``lean_needed``: the features must lean to
-        the same card however sure the look (the most doubtful guesses), but for a card with
-        look-alikes, which they cannot tell apart: its closer look vouched for it."""
+                    sure_too: bool = False, lean_needed: bool = False) -> Match:
+        """The first look's match ``m`` for the card inside ``corners`` (see GUESS_SURE):
+        unknown when its score is under GUESS_SURE and the features do not lean to the same
+        card. They lean to the card with the most matches that fit one turn and scale, sure
+        or not, or, none fitting, the most matches distinctive of one card (4 at least); with
+        fewer, to none. A card with look-alikes in the deck, which the features cannot tell
+        from them, is unknown when barely sure. ``sure_too``: a match at GUESS_SURE or more
+        is checked too, unknown when the features lean to another card, look-alikes or not:
+        an outline that can only be a piece of a card, whose look says little however sure.
+        ``lean_needed``: the features must lean to the same card however sure the look (the
+        most doubtful guesses), but for a card with look-alikes, which they cannot tell
+        apart: its closer look vouched for it."""
         return self._checked(image, np.asarray(corners, np.float32).reshape(4, 2), m,
-                             found=found, sure_too=sure_too, lean_needed=lean_needed)[0]
+                             sure_too=sure_too, lean_needed=lean_needed)[0]
 
-    def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, found: bool,
-                 sure_too: bool = False, lean_needed: bool = False
-                 ) -> tuple[Match, tuple | None]:
+    def _checked(self, image: np.ndarray, c: np.ndarray, m: Match, *, sure_too: bool = False,
+                 lean_needed: bool = False) -> tuple[Match, tuple | None]:
         """``check_guess``, and the features' votes, side and size (``_feature_votes``)
         when it asked them."""
         if m.label is not None and m.label not in self.labels:
@@ -1330,7 +1329,7 @@ class Recognizer:
             return m, None  # nor can they vouch for it: its closer look did
         asked = self._feature_votes(image, c)
         lean = self._decide(asked[0]).best
-        if lean == m.label or ((found or (sure and not lean_needed)) and lean is None):
+        if lean == m.label or (sure and not lean_needed and lean is None):
             return m, asked
         return self._unsure(m), asked
 
