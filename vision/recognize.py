@@ -192,10 +192,10 @@ PANEL_SAME = 0.03
 # along seams, a place around a picture panel or at a pile's corner, a block taken as one
 # card) is the best of several guesses tried: where its look is barely sure (a score under
 # GUESS_SURE, 0.5 being the bare minimum), the features must lean to the same card too (their
-# likeliest card, sure or not: see ``Recognizer.check_guess``). So on an outline found (the
-# part of a card showing from under another can have a card's shape, a hand and glare can
-# leave a card's look to chance); else the features decide, as when the first look is
-# unsure. A card with
+# likeliest card, sure or not: see ``Recognizer.check_guess``). The same holds on an outline
+# found (the part of a card showing from under another can have a card's shape, a hand and
+# glare can leave a card's look to chance); there, failing that, the features decide, as
+# when the first look is unsure. A card with
 # look-alikes, which the features cannot tell from them, is unknown when barely sure: playing
 # cards enrolled from photos, a 3 of spades 90 pixels long was named the 3 of clubs at 0.54.
 # Over two sets of 2000 held-out

@@ -179,10 +179,10 @@ def _small_checked(rec: Recognizer, image: np.ndarray, readings: list[Reading],
     deck are all one size, so such an outline is most likely a piece of a card (the part of
     its picture panel showing beside the card on top, named as another card at 0.52). A
     card named sure (GUESS_SURE) is checked when it is far smaller than two other cards
-    named: unknown when the features lean to another card (a dark
-    card's light picture showing beside the card on it, named as another at 0.59, the
-    features leaning to the card it belongs to). One card photographed close by, or nearer
-    the camera, does not count alone (as for ``_without_undersized``)."""
+    named: unknown when the features lean to another card (a dark card's light picture
+    showing beside the card on it, named as another at 0.59, the features leaning to the
+    card it belongs to). One card photographed close by, or nearer the camera, does not
+    count alone (as for ``_without_undersized``)."""
     ids = {id(r) for r in found}
     named = _named_areas(readings)
     areas = {id(r): area for r, area in named}
