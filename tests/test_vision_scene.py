@@ -476,7 +476,7 @@ def test_half_of_a_panel_far_smaller_than_the_cards_named_is_no_card():
     assert sum(r.label is not None for r in readings) >= 2
 
 
-def test_only_pieces_far_smaller_than_the_other_cards_named_go():
+def test_only_pieces_and_unknown_outlines_far_smaller_than_the_cards_named_go():
     from vision.scene import _without_undersized
 
     cards = [Reading("ghost", 0.8, CARD), Reading("cook", 0.7, CARD + np.float32([80, 0]))]
@@ -484,8 +484,13 @@ def test_only_pieces_far_smaller_than_the_other_cards_named_go():
     assert _without_undersized([*cards, piece], [piece]) == cards
     assert _without_undersized([*cards, piece], []) == [*cards, piece]  # found whole: kept
     assert _without_undersized([cards[0], piece], [piece]) == [cards[0], piece]  # too few
+    # An outline no card is named on, far smaller than two cards named, is no card either,
+    # whatever found it; one of a card's size stays, unknown.
     unknown = Reading(None, 0.2, piece.corners)
-    assert _without_undersized([*cards, unknown], [unknown]) == [*cards, unknown]
+    assert _without_undersized([*cards, unknown], []) == cards
+    assert _without_undersized([cards[0], unknown], []) == [cards[0], unknown]  # too few
+    whole = Reading(None, 0.2, CARD + np.float32([160, 0]))
+    assert _without_undersized([*cards, whole], []) == [*cards, whole]
     same = Reading("butler", 0.6, CARD + np.float32([160, 0]))
     assert _without_undersized([*cards, same], [same]) == [*cards, same]
     # One card far larger (photographed close by) does not count alone.
@@ -556,15 +561,18 @@ def test_a_card_found_barely_sure_with_no_lean_of_the_features_is_unknown():
 def test_an_outline_far_smaller_than_a_card_named_is_not_named_by_the_features(monkeypatch):
     """The part of a card's picture showing beside the cards on it was found as a card, a
     third of the size of a card named by its look; the first look is unsure of it. It can
-    only be a piece of a card: the features are not asked, and it is unknown."""
+    only be a piece of a card: the features are not asked, and, far smaller than two cards
+    named, it is no card at all, not even an unknown one."""
+    from vision.detect import find_outlines
+
     rec = Recognizer.from_dir(CARDS)
     scene = S.random_scene(S.load_deck(), 73012)
     monkeypatch.setattr(rec, "_feature_votes", lambda *a: pytest.fail("features asked"))
     readings = rec.read(scene.image)
     named = _named_as_under(scene, readings)
-    areas = [cv2.contourArea(r.corners) for r in named]
-    assert any(r.label is None and cv2.contourArea(r.corners) < 0.4 * max(areas)
-               for r in readings)
+    areas = sorted(cv2.contourArea(r.corners) for r in named)
+    assert any(cv2.contourArea(q) < 0.4 * areas[-2] for q in find_outlines(scene.image).cards)
+    assert all(cv2.contourArea(r.corners) >= 0.4 * areas[-2] for r in readings)
 
 
 @pytest.fixture(scope="module")

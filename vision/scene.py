@@ -205,11 +205,16 @@ def _without_undersized(readings: list[Reading], pieces: Sequence[Reading]) -> l
     close by, or nearer the camera, does not count alone): the cards of a deck are all one
     size, so it is a piece of one card (half of the picture panel of a dark card whose own
     outline did not show, named as another card at 0.51; out of focus, the panel of a dark
-    card partly under a hand, named as another card at 0.56)."""
+    card partly under a hand, named as another card at 0.56). An outline no card is named
+    on is dropped too when it is far smaller than two cards named: no card of the deck, it
+    is a piece of one or of the cloth (two squares of a checked cloth, their edge lost in a
+    dark corner)."""
     named = _named_areas(readings)
     ids = {id(p) for p in pieces}
     small = {id(r) for r, area in named if id(r) in ids
              and sum(area < UNDERSIZED * a for o, a in named if o is not r) >= 2}
+    small |= {id(r) for r in readings if r.label is None
+              and sum(cv2.contourArea(r.corners) < UNDERSIZED * a for _, a in named) >= 2}
     return [r for r in readings if id(r) not in small]
 
 
