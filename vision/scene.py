@@ -123,9 +123,8 @@ def read_scene(rec: Recognizer, image: np.ndarray) -> list[Reading]:
     out = _around_panels(rec, image, panels, out)
     # A card read at a place guessed at a corner is named by its look alone too: far smaller
     # than the cards beside it, it is a piece of one (see _without_undersized).
-    before = {id(r) for r in out}
-    out = _at_corners(rec, image, at_corners, out)
-    pieces.extend(r for r in out if id(r) not in before)
+    out, named = _at_corners(rec, image, at_corners, out)
+    pieces.extend(named)
     out = _slanted(rec, image, [*panels, *slanted], out)
     # A part not named may be two cards side by side whose seam did not show: its halves
     # lying on no card read (a place at a corner, better fitted, goes first). The most doubtful
@@ -381,11 +380,12 @@ def _crosses(card: np.ndarray, panel: np.ndarray, readings: Sequence[Reading]) -
 
 
 def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray],
-                readings: list[Reading]) -> list[Reading]:
+                readings: list[Reading]) -> tuple[list[Reading], list[Reading]]:
     """``readings`` with the cards the first look names (``Recognizer.guess_quad``), or finds
-    one of cards alike (``_a_card``), at
-    ``places`` (at the corners of outlines of several cards, ``find_outlines``), each pushed
-    onto the edges near it, where no card named lies, in place of the unknown ones there."""
+    one of cards alike (``_a_card``), at ``places`` (at the corners of outlines of several
+    cards, ``find_outlines``), each pushed onto the edges near it, where no card named lies,
+    in place of the unknown ones there; and the cards so read."""
+    read: list[Reading] = []
     for place in places:
         card = _pushed(image, place, readings)
         if card is None:
@@ -394,8 +394,9 @@ def _at_corners(rec: Recognizer, image: np.ndarray, places: Sequence[np.ndarray]
         if _a_card(m):
             # In a pile the middle of a card named may lie under this one: it stays.
             on = _unknown_under(card, readings, named_below=True)
-            readings = _in_place_of(Reading(m.label, m.score, card), on, readings)
-    return readings
+            read.append(Reading(m.label, m.score, card))
+            readings = _in_place_of(read[-1], on, readings)
+    return readings, read
 
 
 def _pushed(image: np.ndarray, place: np.ndarray, readings: Sequence[Reading], *,
